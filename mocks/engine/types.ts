@@ -1,0 +1,57 @@
+/**
+ * The seams of the engine. Each slice of state has one owner module; handlers are plain functions
+ * from a validated request context to a result, found by operationId. Nothing here knows about
+ * node:http or MSW: adapters turn a WHATWG Request into a call of `Engine.handle`.
+ */
+
+/** Scopes carried by an API key (spec section 5.4). */
+export type Scope = 'read' | 'write' | 'ingest' | 'ingest:read';
+export type KeyProfile = 'reporting' | 'write' | 'read_write' | 'import';
+export type KeyStatus = 'active' | 'expired' | 'revoked';
+export type ModerationMode = 'ad_policy' | 'standard';
+
+export interface Organization {
+  readonly id: string;
+  readonly name: string;
+  moderationMode: ModerationMode;
+}
+
+export interface ApiKeyRecord {
+  readonly key: string;
+  readonly name: string;
+  readonly organizationId: string;
+  readonly profile: KeyProfile;
+  /** Epoch ms on the engine clock; null means the key never expires. */
+  readonly expiresAt: number | null;
+  revoked: boolean;
+}
+
+/** The engine's clock: injected so tests drive time instead of sleeping. */
+export interface Clock {
+  now(): number;
+}
+
+/** What a handler receives once auth, scope and contract validation have passed. */
+export interface HandlerContext<State = unknown> {
+  readonly operationId: string;
+  readonly organization: Organization;
+  readonly key: ApiKeyRecord;
+  /** Path parameters, always strings, byte-identical to the decoded path segment. */
+  readonly pathParams: Readonly<Record<string, string>>;
+  /** Query parameters after contract coercion (integers and booleans converted; strings untouched). */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The parsed JSON body, already valid against the contract's request schema where one exists. */
+  readonly body: unknown;
+  /** The raw request body text, for handlers that must keep bytes (canonical JSON, echoes). */
+  readonly rawBody: string;
+  readonly state: State;
+  readonly clock: Clock;
+}
+
+export interface HandlerResult {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type Handler<State = unknown> = (ctx: HandlerContext<State>) => HandlerResult | Promise<HandlerResult>;
