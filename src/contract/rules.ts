@@ -1,0 +1,139 @@
+import rulesJson from '../../contract/rules.json' with { type: 'json' };
+
+/**
+ * Typed access to the rules catalog (`contract/rules.json`): every normative statement of the REST
+ * interface specification that a test can check, under a stable id. See `docs/rules.md`.
+ */
+
+/** What a rule is about. `validation` covers input-constraint rejections, `analytics` consistency of figures. */
+export type RuleKind =
+  | 'schema'
+  | 'status'
+  | 'auth'
+  | 'paging'
+  | 'window'
+  | 'identity'
+  | 'lifecycle'
+  | 'idempotency'
+  | 'isolation'
+  | 'validation'
+  | 'analytics'
+  | 'docs';
+
+/**
+ * How a black-box client can check a rule: `live` (any deployment, read-only), `live-write` (needs
+ * writes), `stateful` (needs a sequence of requests over time), `mock-only` (needs control over the server).
+ */
+export type RuleCheck = 'live' | 'live-write' | 'stateful' | 'mock-only';
+
+/** One normative statement of the specification. */
+export interface Rule {
+  /** Stable UPPER-KEBAB id; never renamed. */
+  readonly id: string;
+  readonly title: string;
+  /** The precise normative text, printed to users when a deployment fails the rule. */
+  readonly statement: string;
+  /** Spec section number as in the spec headings, e.g. `"4.1"`. */
+  readonly section: string;
+  /** operationIds the rule concerns (empty only for rules that concern no operation). */
+  readonly operations: readonly string[];
+  readonly kind: RuleKind;
+  readonly check: RuleCheck;
+  /** What the spec leaves unstated; present when the rule touches a gap. */
+  readonly specGap?: string;
+  /** A retired rule keeps its id and stays in the catalog; checks skip it. */
+  readonly retired?: boolean;
+}
+
+interface RulesCatalog {
+  readonly version: 1;
+  readonly rules: readonly Rule[];
+}
+
+// The JSON import widens string literals to `string`; contract/rules.schema.json (enforced by
+// rules.test.ts) is what guarantees the narrower types asserted here.
+const catalog = rulesJson as RulesCatalog;
+
+/**
+ * Every rule of the catalog, retired ones included, in catalog order.
+ *
+ * @example
+ * ```ts
+ * import { rules } from './rules.ts';
+ * const liveRules = rules.filter((rule) => rule.check === 'live' && rule.retired !== true);
+ * ```
+ */
+export const rules: readonly Rule[] = Object.freeze(catalog.rules.map((rule) => Object.freeze(rule)));
+
+const byId: ReadonlyMap<string, Rule> = new Map(rules.map((rule) => [rule.id, rule]));
+
+const byOperation: ReadonlyMap<string, readonly Rule[]> = (() => {
+  const map = new Map<string, Rule[]>();
+  for (const rule of rules) {
+    for (const operationId of rule.operations) {
+      const list = map.get(operationId) ?? [];
+      list.push(rule);
+      map.set(operationId, list);
+    }
+  }
+  return map;
+})();
+
+/**
+ * The rule with this id. Throws on an unknown id: naming a rule that does not exist is a programming error.
+ *
+ * @example
+ * ```ts
+ * import { getRule } from './rules.ts';
+ * getRule('LIST-PAGESIZE-RANGE').statement;
+ * // 'Action list `pageSize` is an integer from 1 to 500; ...'
+ * ```
+ */
+export function getRule(id: string): Rule {
+  const rule = byId.get(id);
+  if (rule === undefined) {
+    throw new Error(
+      `Unknown rule id "${id}": it is not in contract/rules.json (ids are UPPER-KEBAB, e.g. "LIST-PAGESIZE-RANGE").`,
+    );
+  }
+  return rule;
+}
+
+/**
+ * The rules that concern an operation, in catalog order; empty for an operationId no rule names.
+ *
+ * @example
+ * ```ts
+ * import { rulesFor } from './rules.ts';
+ * for (const rule of rulesFor('searchConversations')) console.log(rule.id, rule.title);
+ * ```
+ */
+export function rulesFor(operationId: string): readonly Rule[] {
+  return byOperation.get(operationId) ?? [];
+}
+
+/** The group of a rule id: the prefix before the first dash (`LIST` for `LIST-PAGESIZE-RANGE`). */
+export function ruleGroup(id: string): string {
+  const dash = id.indexOf('-');
+  return dash === -1 ? id : id.slice(0, dash);
+}
+
+/**
+ * The rules keyed by group (id prefix before the first dash), groups in order of first appearance.
+ *
+ * @example
+ * ```ts
+ * import { rulesByGroup } from './rules.ts';
+ * const moderation = rulesByGroup().get('MOD') ?? [];
+ * ```
+ */
+export function rulesByGroup(): ReadonlyMap<string, readonly Rule[]> {
+  const groups = new Map<string, Rule[]>();
+  for (const rule of rules) {
+    const group = ruleGroup(rule.id);
+    const list = groups.get(group) ?? [];
+    list.push(rule);
+    groups.set(group, list);
+  }
+  return groups;
+}
