@@ -12,7 +12,8 @@ const paths = contract.paths as unknown as Record<string, Record<string, Node>>;
 
 function resolve(node: Node): Node {
   const target = node['$ref'];
-  if (typeof target === 'string') return resolve(schemas[target.replace('#/components/schemas/', '')] as Node);
+  if (typeof target === 'string')
+    return resolve(schemas[target.replace('#/components/schemas/', '')] as Node);
   return node;
 }
 
@@ -29,10 +30,44 @@ function flatten(node: Node): { properties: Record<string, Node>; required: Set<
   return { properties, required };
 }
 
+/** The catalog rule that each record's table encodes. */
+const RECORD_RULES: Record<string, string> = {
+  Tag: 'SCHEMA-TAG-VALUE-GROUP',
+  ActionSummary: 'SCHEMA-ACTION-SUMMARY-REQUIRED-KEYS',
+  ConversationSearchItem: 'SCHEMA-CONVERSATION-SEARCH-ITEM-REQUIRED-KEYS',
+  ActionUser: 'SCHEMA-ACTION-USER',
+  ActionAssignee: 'SCHEMA-ACTION-ASSIGNEE',
+  ActionComment: 'SCHEMA-ACTION-COMMENT',
+  ActionDetail: 'SCHEMA-ACTION-DETAIL-REQUIRED-KEYS',
+  Message: 'SCHEMA-MESSAGE-REQUIRED-KEYS',
+  ConversationEntry: 'SCHEMA-CONVERSATION-ENTRY-REQUIRED-KEYS',
+  CustomFieldValue: 'SCHEMA-CUSTOM-FIELD-VALUE',
+  Metrics: 'SCHEMA-METRICS-KEYS',
+  Workload: 'SCHEMA-WORKLOAD',
+  AgentEntry: 'SCHEMA-AGENT-ENTRY',
+  QueueEntry: 'SCHEMA-QUEUE-ENTRY',
+  AgentDetail: 'SCHEMA-OPAQUE-OBJECT-ARRAYS',
+  TagSummary: 'SCHEMA-TAG-SUMMARY',
+  TagBreakdownItem: 'SCHEMA-TAG-BREAKDOWN-ITEM',
+  TagVolumeByTagItem: 'SCHEMA-VOLUME-BY-TAG-ITEM',
+  Pagination: 'SCHEMA-PAGINATION',
+  SentimentDayRow: 'SCHEMA-SENTIMENT-DAY-ROW',
+  SentimentTagRow: 'SCHEMA-SENTIMENT-TAG-ROW',
+  EngagementPercentile: 'SCHEMA-ENGAGEMENT-PERCENTILE',
+  GrowthTrend: 'SCHEMA-GROWTH-TREND',
+  ModerationAck: 'SCHEMA-MODERATION-ACK',
+  ModerationCaseStatus: 'SCHEMA-MODERATION-CASE-STATUS',
+  ModerationDecision: 'SCHEMA-MODERATION-DECISION',
+  ModerationHit: 'SCHEMA-MODERATION-HIT',
+  ModerationEvidence: 'SCHEMA-MODERATION-EVIDENCE',
+  IngestionAccepted: 'SCHEMA-INGESTION-ACCEPTED',
+  ErrorBody: 'ERR-GENERAL-BODY',
+};
+
 const TYPE_NAMES = { s: 'string', n: 'number', i: 'integer', b: 'boolean', a: 'array', o: 'object' } as const;
 
 describe('the contract covers every operation of section 4', () => {
-  it('SCHEMA-OPERATIONS: lists the 17 REST operations with their method, path and operationId', () => {
+  it('DOCS-OPENAPI-COVERS-REST: lists the 17 REST operations with their method, path and operationId', () => {
     for (const op of SPEC_OPERATIONS) {
       const operation = paths[op.path]?.[op.method];
       expect(operation, `${op.method.toUpperCase()} ${op.path} (section ${op.section})`).toBeDefined();
@@ -44,7 +79,7 @@ describe('the contract covers every operation of section 4', () => {
     expect(restOperations).toHaveLength(17);
   });
 
-  it('serves the contract and Swagger UI at /docs/json and /docs without a key', () => {
+  it('DOCS-OPENAPI-JSON, DOCS-SWAGGER-UI: the contract and Swagger UI are at /docs/json and /docs, without a key', () => {
     expect(paths['/docs/json']?.['get']?.['security']).toEqual([]);
     expect(paths['/docs']?.['get']?.['security']).toEqual([]);
   });
@@ -57,7 +92,7 @@ describe('the contract covers every operation of section 4', () => {
     }
   });
 
-  it('declares every status of the per-endpoint table of section 7', () => {
+  it('ERR-STATUS-IN-DECLARED-SET: declares every status of the per-endpoint table of section 7', () => {
     for (const op of SPEC_OPERATIONS) {
       const responses = paths[op.path]?.[op.method]?.['responses'] as Record<string, unknown>;
       for (const status of SPEC_STATUSES[op.operationId] ?? []) {
@@ -86,7 +121,7 @@ describe('the contract covers every operation of section 4', () => {
 
 describe('every record of section 2 matches the spec table', () => {
   for (const [name, table] of Object.entries(SPEC_RECORDS)) {
-    it(`SCHEMA-RECORDS: ${name} has the spec's required keys, types and nullability`, () => {
+    it(`${RECORD_RULES[name] ?? 'SCHEMA-NULLABLE-KEY-PRESENT'}: ${name} has the spec's required keys, types and nullability`, () => {
       expect(schemas[name], `component ${name}`).toBeDefined();
       const { properties, required } = flatten({ $ref: `#/components/schemas/${name}` });
       const fields = parseFields(table);
@@ -126,9 +161,10 @@ describe('every record of section 2 matches the spec table', () => {
       for (const [field, property] of Object.entries(properties)) {
         if (!idFields.test(field) || field === 'sourceAdId') continue;
         const type = resolve(property)['type'];
-        expect(type === 'string' || (Array.isArray(type) && type.includes('string')), `${name}.${field}`).toBe(
-          true,
-        );
+        expect(
+          type === 'string' || (Array.isArray(type) && type.includes('string')),
+          `${name}.${field}`,
+        ).toBe(true);
       }
     }
   });
@@ -136,29 +172,73 @@ describe('every record of section 2 matches the spec table', () => {
   it('encodes the limits of section 8', () => {
     const param = (path: string, name: string) =>
       ((paths[path]?.['get']?.['parameters'] as Node[]).find((p) => p['name'] === name) as Node)['schema'];
-    expect(param('/v0/action/list', 'pageSize')).toMatchObject({ type: 'integer', minimum: 1, maximum: 500, default: 50 });
+    expect(param('/v0/action/list', 'pageSize')).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+      maximum: 500,
+      default: 50,
+    });
     expect(param('/v0/action/list', 'fullFilter')).toMatchObject({ maxLength: 10000 });
-    expect(param('/v0/conversations/search', 'page')).toMatchObject({ minimum: 1, maximum: 10000, default: 1 });
-    expect(param('/v0/conversations/search', 'pageSize')).toMatchObject({ minimum: 1, maximum: 100, default: 50 });
+    expect(param('/v0/conversations/search', 'page')).toMatchObject({
+      minimum: 1,
+      maximum: 10000,
+      default: 1,
+    });
+    expect(param('/v0/conversations/search', 'pageSize')).toMatchObject({
+      minimum: 1,
+      maximum: 100,
+      default: 50,
+    });
     const sub = flatten(schemas['ModerationSubmission'] as Node).properties;
-    const sizes = { externalId: 256, sourceSystem: 128, sourcePlatform: 128, sourceAdId: 256, advertiserId: 256,
-      advertiserName: 500, campaignId: 256, market: 128, placement: 128, language: 64, title: 500, headline: 500,
-      brandName: 500 };
+    const sizes = {
+      externalId: 256,
+      sourceSystem: 128,
+      sourcePlatform: 128,
+      sourceAdId: 256,
+      advertiserId: 256,
+      advertiserName: 500,
+      campaignId: 256,
+      market: 128,
+      placement: 128,
+      language: 64,
+      title: 500,
+      headline: 500,
+      brandName: 500,
+    };
     for (const [field, max] of Object.entries(sizes)) {
       expect(sub[field], field).toMatchObject({ minLength: 1, maxLength: max });
     }
     expect(sub['media']).toMatchObject({ minItems: 1, maxItems: 20 });
-    expect(flatten(schemas['ModerationMedia'] as Node).properties['position']).toMatchObject({ minimum: 1, maximum: 20 });
+    expect(flatten(schemas['ModerationMedia'] as Node).properties['position']).toMatchObject({
+      minimum: 1,
+      maximum: 20,
+    });
     const targeting = flatten(schemas['ModerationTargeting'] as Node).properties;
     expect(targeting['geos']).toMatchObject({ minItems: 1, maxItems: 250 });
     expect(targeting['languages']).toMatchObject({ minItems: 1, maxItems: 100 });
     for (const field of ['body', 'caption', 'linkDescription', 'sourceTitle']) {
-      expect(flatten(schemas['ModerationCopy'] as Node).properties[field]).toMatchObject({ maxLength: 20000 });
+      expect(flatten(schemas['ModerationCopy'] as Node).properties[field]).toMatchObject({
+        maxLength: 20000,
+      });
     }
-    expect(flatten(schemas['ModerationBatchRequest'] as Node).properties['cases']).toMatchObject({ minItems: 1, maxItems: 100 });
-    expect(flatten(schemas['IngestionBatch'] as Node).properties['records']).toMatchObject({ minItems: 1, maxItems: 500 });
-    expect(flatten(schemas['IngestionRecord'] as Node).properties['score']).toMatchObject({ minimum: 0, maximum: 5 });
-    expect(flatten(schemas['CustomFieldWrite'] as Node).properties['confidence']).toMatchObject({ minimum: 0, maximum: 1 });
-    expect(flatten(schemas['CustomFieldsUpdateRequest'] as Node).properties['fields']).toMatchObject({ minItems: 1 });
+    expect(flatten(schemas['ModerationBatchRequest'] as Node).properties['cases']).toMatchObject({
+      minItems: 1,
+      maxItems: 100,
+    });
+    expect(flatten(schemas['IngestionBatch'] as Node).properties['records']).toMatchObject({
+      minItems: 1,
+      maxItems: 500,
+    });
+    expect(flatten(schemas['IngestionRecord'] as Node).properties['score']).toMatchObject({
+      minimum: 0,
+      maximum: 5,
+    });
+    expect(flatten(schemas['CustomFieldWrite'] as Node).properties['confidence']).toMatchObject({
+      minimum: 0,
+      maximum: 1,
+    });
+    expect(flatten(schemas['CustomFieldsUpdateRequest'] as Node).properties['fields']).toMatchObject({
+      minItems: 1,
+    });
   });
 });

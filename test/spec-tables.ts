@@ -8,22 +8,47 @@
  * the key is optional.
  */
 
-export const SPEC_OPERATIONS: readonly { section: string; method: string; path: string; operationId: string }[] = [
+export const SPEC_OPERATIONS: readonly {
+  section: string;
+  method: string;
+  path: string;
+  operationId: string;
+}[] = [
   { section: '4.1', method: 'get', path: '/v0/action/list', operationId: 'listActions' },
   { section: '4.2', method: 'get', path: '/v0/action/{id}', operationId: 'getAction' },
-  { section: '4.3', method: 'get', path: '/v0/actions/{actionId}/custom-fields', operationId: 'getCustomFields' },
-  { section: '4.4', method: 'patch', path: '/v0/actions/{actionId}/custom-fields', operationId: 'updateCustomFields' },
+  {
+    section: '4.3',
+    method: 'get',
+    path: '/v0/actions/{actionId}/custom-fields',
+    operationId: 'getCustomFields',
+  },
+  {
+    section: '4.4',
+    method: 'patch',
+    path: '/v0/actions/{actionId}/custom-fields',
+    operationId: 'updateCustomFields',
+  },
   { section: '4.5', method: 'get', path: '/v0/agents', operationId: 'listAgents' },
   { section: '4.6', method: 'get', path: '/v0/agents/{id}', operationId: 'getAgent' },
   { section: '4.7', method: 'get', path: '/v0/queues', operationId: 'listQueues' },
   { section: '4.8', method: 'get', path: '/v0/analytics/tags', operationId: 'getTagAnalytics' },
   { section: '4.9', method: 'get', path: '/v0/analytics/tags/volume', operationId: 'getTagVolume' },
   { section: '4.10', method: 'get', path: '/v0/analytics/sentiment', operationId: 'getSentimentByDay' },
-  { section: '4.11', method: 'get', path: '/v0/analytics/sentiment/by-tag', operationId: 'getSentimentByTag' },
+  {
+    section: '4.11',
+    method: 'get',
+    path: '/v0/analytics/sentiment/by-tag',
+    operationId: 'getSentimentByTag',
+  },
   { section: '4.12', method: 'get', path: '/v0/analytics/engagement', operationId: 'getEngagement' },
   { section: '4.13', method: 'get', path: '/v0/conversations/search', operationId: 'searchConversations' },
   { section: '4.14', method: 'post', path: '/v0/moderation/cases', operationId: 'submitModerationCase' },
-  { section: '4.15', method: 'post', path: '/v0/moderation/cases/batch', operationId: 'submitModerationBatch' },
+  {
+    section: '4.15',
+    method: 'post',
+    path: '/v0/moderation/cases/batch',
+    operationId: 'submitModerationBatch',
+  },
   { section: '4.16', method: 'get', path: '/v0/moderation/cases/{caseId}', operationId: 'getModerationCase' },
   { section: '4.17', method: 'post', path: '/v0/ingest/records', operationId: 'ingestRecords' },
 ];
@@ -98,6 +123,7 @@ export const SPEC_RECORDS: Record<string, string> = {
   TagVolume: 'data: a; tags: a',
   SentimentDayRow: "day: s; 'Very Negative': n; Negative: n; Neutral: n; Positive: n",
   SentimentTagRow: 'tagName: s; veryNegative: n; negative: n; neutral: n; positive: n; totalMentions: n',
+  EngagementPercentile: 'platform: s; p25MessagesPerUser: n; medianMessagesPerUser: n; p75MessagesPerUser: n',
   GrowthTrend: 'week: s; platform: s; currentWeekUsers: n; previousWeekUsers: n; growthPercentage: n',
   Engagement: 'engagementPercentiles: a; growthTrends: a; conversionFunnel: a',
   ModerationSubmission: `externalId: s; sourceSystem: s; sourcePlatform: s; sourceAdId: s; ?advertiserId: s;
@@ -115,7 +141,8 @@ export const SPEC_RECORDS: Record<string, string> = {
   ModerationAssessment: 'polarity: s; reasoning: s',
   ModerationHit: 'ruleId: s; ruleSlug: s; polarity: s; confidence: s; reasoning: s|null; evidence: a',
   ModerationEvidence: 'modality: s; claim: s; ?locator: o',
-  ModerationLocator: '?asset: s; ?mediaIndex: i; ?boundingBox: *; ?startSeconds: n; ?endSeconds: n; ?textSpan: o',
+  ModerationLocator:
+    '?asset: s; ?mediaIndex: i; ?boundingBox: *; ?startSeconds: n; ?endSeconds: n; ?textSpan: o',
   ModerationTextSpan: '?field: s; start: i; end: i',
   ModerationAck: 'caseId: s; externalId: s; status: s; analysisStatus: s; evaluationId: s; idempotency: o',
   ModerationCaseStatus: `caseId: s; externalId: s; analysisStatus: s; ?evaluationId: s; ?decision: o;

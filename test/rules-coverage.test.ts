@@ -1,0 +1,32 @@
+/**
+ * Every rule of the catalog is named by at least one test or conformance law: the catalog is the
+ * list of claims, and a claim no test names is a claim nobody checks.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { rules } from '../src/contract/rules.ts';
+import { ROOT } from './support/processes.ts';
+
+const SEARCHED = ['test', 'src', 'mocks', 'suites', 'fixtures'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(path);
+    return /\.test\.ts$/.test(name) || path.includes(`${join('suites', 'laws')}`) ? [path] : [];
+  });
+}
+
+/** Test files and conformance laws, minus this file and the catalog's own test (which lists ids as data). */
+const testSources = SEARCHED.flatMap((dir) => sourceFiles(join(ROOT, dir)))
+  .filter((path) => !path.endsWith('rules-coverage.test.ts') && !path.endsWith('rules.test.ts'))
+  .map((path) => readFileSync(path, 'utf8'));
+const named = new Set(testSources.flatMap((text) => text.match(/\b[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\b/g) ?? []));
+
+describe('rule coverage', () => {
+  it('every rule id of contract/rules.json is named by a test or a conformance law', () => {
+    const uncovered = rules.filter((rule) => !named.has(rule.id)).map((rule) => rule.id);
+    expect(uncovered).toEqual([]);
+  });
+});
