@@ -2,7 +2,14 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'mocks/**/*.test.ts', 'fixtures/**/*.test.ts', 'contract/**/*.test.ts', 'test/**/*.test.ts', 'suites/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'mocks/**/*.test.ts',
+      'fixtures/**/*.test.ts',
+      'contract/**/*.test.ts',
+      'test/**/*.test.ts',
+      'suites/**/*.test.ts',
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: a fork per core keeps servers started by tests from starving each other.

@@ -170,8 +170,10 @@ describe('every record of section 2 matches the spec table', () => {
   });
 
   it('encodes the limits of section 8', () => {
-    const param = (path: string, name: string) =>
-      ((paths[path]?.['get']?.['parameters'] as Node[]).find((p) => p['name'] === name) as Node)['schema'];
+    const param = (path: string, name: string): unknown => {
+      const parameters = (paths[path]?.['get']?.['parameters'] as Node[] | undefined) ?? [];
+      return parameters.find((p) => p['name'] === name)?.['schema'];
+    };
     expect(param('/v0/action/list', 'pageSize')).toMatchObject({
       type: 'integer',
       minimum: 1,

@@ -7,8 +7,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_PATH, serialiseDocument } from '../contract/src/build.ts';
-import { bin, run, type Started, startPrism } from './support/processes.ts';
+import { collectGaps, README_PATH, readmeWithGaps } from '../contract/src/gaps.ts';
 import { SPEC_OPERATIONS } from './spec-tables.ts';
+import { bin, run, type Started, startPrism } from './support/processes.ts';
 
 type Node = { [key: string]: unknown };
 
@@ -40,6 +41,12 @@ describe('contract/openapi.json', () => {
     expect(readFileSync(CONTRACT_PATH, 'utf8')).toBe(serialiseDocument());
   });
 
+  it('every x-spec-gap is listed in the README (run `npm run docs:gaps` when this fails)', () => {
+    const readme = readFileSync(README_PATH, 'utf8');
+    expect(readme).toBe(readmeWithGaps(readme));
+    expect(collectGaps().length).toBeGreaterThan(20);
+  });
+
   it('is valid OpenAPI 3.1 against the official schema, Schema Objects included', async () => {
     expect(await validateOpenApi(JSON.parse(readFileSync(CONTRACT_PATH, 'utf8')))).toEqual([]);
   });
@@ -54,7 +61,13 @@ describe('contract/openapi.json', () => {
   });
 
   it('Spectral (spectral:oas) reports no errors and no warnings', async () => {
-    const { stdout, stderr } = await run(bin('spectral'), ['lint', CONTRACT_PATH, '--format', 'json', '--quiet']);
+    const { stdout, stderr } = await run(bin('spectral'), [
+      'lint',
+      CONTRACT_PATH,
+      '--format',
+      'json',
+      '--quiet',
+    ]);
     const problems = JSON.parse(stdout || '[]') as { severity: number; code: string; path: string[] }[];
     expect(stderr).not.toMatch(/Error running Spectral/);
     expect(problems.map((p) => `${p.code} at ${p.path.join('.')}`)).toEqual([]);
@@ -67,7 +80,9 @@ describe('contract/openapi.json', () => {
     };
     const errors = report.problems.filter((p) => p.severity === 'error');
     expect(errors.map((p) => `${p.ruleId} ${p.location[0]?.pointer}`)).toEqual([]);
-    const warnings = report.problems.filter((p) => p.severity === 'warn').map((p) => `${p.ruleId} ${p.location[0]?.pointer}`);
+    const warnings = report.problems
+      .filter((p) => p.severity === 'warn')
+      .map((p) => `${p.ruleId} ${p.location[0]?.pointer}`);
     expect(warnings).toEqual([
       'operation-4xx-response #/paths/~1docs~1json/get/responses',
       'operation-4xx-response #/paths/~1docs/get/responses',
@@ -77,7 +92,9 @@ describe('contract/openapi.json', () => {
 
 describe('Prism serves the contract (interoperability with the mock front-end developers already use)', () => {
   let prism: Started;
-  const doc = JSON.parse(readFileSync(CONTRACT_PATH, 'utf8')) as { paths: Record<string, Record<string, Node>> };
+  const doc = JSON.parse(readFileSync(CONTRACT_PATH, 'utf8')) as {
+    paths: Record<string, Record<string, Node>>;
+  };
 
   beforeAll(async () => {
     prism = await startPrism(CONTRACT_PATH, ['-v', 'warn']);
@@ -98,7 +115,10 @@ describe('Prism serves the contract (interoperability with the mock front-end de
       }
       const response = await fetch(`${prism.url}${path}`, { headers: { 'X-API-Key': 'any-key' } });
       const ok = (operation['responses'] as Record<string, Node>)['200'] as Node;
-      const examples = ((ok['content'] as Node)['application/json'] as Node)['examples'] as Record<string, { value: unknown }>;
+      const examples = ((ok['content'] as Node)['application/json'] as Node)['examples'] as Record<
+        string,
+        { value: unknown }
+      >;
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual(Object.values(examples)[0]?.value);
     });

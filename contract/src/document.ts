@@ -10,8 +10,14 @@ import type { Json, Schema } from './schema.ts';
 import { writeSchemas } from './writes.ts';
 
 const TAGS: { name: string; description: string }[] = [
-  { name: 'Actions', description: 'Tracked work items built from customer conversations (sections 2.1, 2.2, 4.1, 4.2).' },
-  { name: 'Custom fields', description: 'Organization-defined values on an action (sections 2.4, 4.3, 4.4).' },
+  {
+    name: 'Actions',
+    description: 'Tracked work items built from customer conversations (sections 2.1, 2.2, 4.1, 4.2).',
+  },
+  {
+    name: 'Custom fields',
+    description: 'Organization-defined values on an action (sections 2.4, 4.3, 4.4).',
+  },
   { name: 'Agents', description: 'Agents with metrics and workload (sections 2.5, 4.5, 4.6).' },
   { name: 'Queues', description: 'Queues with metrics and workload (sections 2.5, 4.7).' },
   { name: 'Analytics', description: 'Tag, sentiment and engagement analytics (sections 2.6, 4.8 to 4.12).' },
@@ -38,9 +44,15 @@ function docsPaths(): Record<string, Json> {
                 schema: {
                   type: 'object',
                   required: ['openapi', 'info', 'paths'],
-                  properties: { openapi: { type: 'string' }, info: { type: 'object' }, paths: { type: 'object' } },
+                  properties: {
+                    openapi: { type: 'string' },
+                    info: { type: 'object' },
+                    paths: { type: 'object' },
+                  },
                 },
-                examples: { contract: { value: { openapi: '3.1.0', info: { title: 'CCA', version: 'v0' }, paths: {} } } },
+                examples: {
+                  contract: { value: { openapi: '3.1.0', info: { title: 'CCA', version: 'v0' }, paths: {} } },
+                },
               },
             },
           },
@@ -60,7 +72,9 @@ function docsPaths(): Record<string, Json> {
             content: {
               'text/html': {
                 schema: { type: 'string' },
-                examples: { page: { value: '<!doctype html><html><head><title>Swagger UI</title></head></html>' } },
+                examples: {
+                  page: { value: '<!doctype html><html><head><title>Swagger UI</title></head></html>' },
+                },
               },
             },
           },

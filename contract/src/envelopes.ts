@@ -5,7 +5,8 @@ import { arr, bool, num, obj, optional, ref, type Schema, str } from './schema.t
 
 const success: Schema = bool({ description: 'True on success.' });
 
-const successEnvelope = (data: Schema, description: string): Schema => obj({ success, data }, { description });
+const successEnvelope = (data: Schema, description: string): Schema =>
+  obj({ success, data }, { description });
 
 export const envelopeSchemas: Record<string, Schema> = {
   ActionListResponse: obj(
@@ -58,7 +59,8 @@ export const envelopeSchemas: Record<string, Schema> = {
     { description: 'General REST error body (section 7).' },
   ),
   CustomFieldErrorBody: {
-    description: 'Custom-field error body (section 7): the general body plus fieldErrors on validation failure.',
+    description:
+      'Custom-field error body (section 7): the general body plus fieldErrors on validation failure.',
     allOf: [
       ref('ErrorBody'),
       obj({

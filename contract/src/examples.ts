@@ -13,7 +13,8 @@ export const tagRefund: JsonObject = { value: 'refund-request', group: 'Intent' 
 export const actionSummary: JsonObject = {
   actionId: '9007199254740993123',
   actionTitle: 'Charged twice for the annual plan',
-  actionSummary: 'Customer reports a duplicate charge after upgrading and asks for a refund of the second payment.',
+  actionSummary:
+    'Customer reports a duplicate charge after upgrading and asks for a refund of the second payment.',
   status: 'OPEN',
   platform: 'TWITTER',
   recordType: 'DIRECT_MESSAGE',
@@ -93,10 +94,17 @@ export const searchItem: JsonObject = {
 };
 
 export const actionDetail: JsonObject = {
-  user: { name: 'Jordan Lee', username: 'jordanlee', userId: '1844674407370955161', email: null, followerCount: 1204 },
+  user: {
+    name: 'Jordan Lee',
+    username: 'jordanlee',
+    userId: '1844674407370955161',
+    email: null,
+    followerCount: 1204,
+  },
   actionId: '9007199254740993123',
   actionTitle: 'Charged twice for the annual plan',
-  actionSummary: 'Customer reports a duplicate charge after upgrading and asks for a refund of the second payment.',
+  actionSummary:
+    'Customer reports a duplicate charge after upgrading and asks for a refund of the second payment.',
   platform: 'TWITTER',
   recordType: 'DIRECT_MESSAGE',
   isPublicPost: false,
@@ -121,7 +129,9 @@ export const actionDetail: JsonObject = {
   tags: [tagBilling, tagRefund],
   closingTags: [],
   moderation: null,
-  comments: [{ text: 'Refund approved by finance.', authorNativeId: '000417', authorNativeName: 'Priya Natarajan' }],
+  comments: [
+    { text: 'Refund approved by finance.', authorNativeId: '000417', authorNativeName: 'Priya Natarajan' },
+  ],
   messages: [
     {
       id: '9007199254740993200',
@@ -194,7 +204,12 @@ export const agentDetail: JsonObject = {
 export const queueList: JsonObject = {
   success: true,
   data: [
-    { queueId: 'q_billing', queueName: 'Billing', metrics: { ...metrics, averageSentimentScore: -0.21 }, workload },
+    {
+      queueId: 'q_billing',
+      queueName: 'Billing',
+      metrics: { ...metrics, averageSentimentScore: -0.21 },
+      workload,
+    },
     {
       queueId: null,
       queueName: null,
@@ -281,7 +296,11 @@ export const moderationSubmission: JsonObject = {
   headline: 'Stay warm for less',
   brandName: 'Northwind',
   callToAction: 'SHOP_NOW',
-  publicProfile: { displayName: 'Northwind Outdoor', logoUrl: 'https://cdn.northwind.example/logo.png', verified: true },
+  publicProfile: {
+    displayName: 'Northwind Outdoor',
+    logoUrl: 'https://cdn.northwind.example/logo.png',
+    verified: true,
+  },
   media: [{ url: 'https://cdn.northwind.example/ads/winter-1.jpg', type: 'image', position: 1 }],
   attachment: { type: 'web_view', destinationUrl: 'https://northwind.example/winter' },
   targeting: { ageMin: 18, ageMax: null, geos: ['US', 'CA'], languages: ['en'] },
@@ -325,7 +344,10 @@ export const moderationDecision: JsonObject = {
       ],
     },
   ],
-  advertiserAssessment: { polarity: 'POSITIVE', reasoning: 'Verified advertiser with a consistent brand name.' },
+  advertiserAssessment: {
+    polarity: 'POSITIVE',
+    reasoning: 'Verified advertiser with a consistent brand name.',
+  },
   landingAssessment: { polarity: 'POSITIVE', reasoning: 'The landing page matches the advertised offer.' },
   decisionSource: 'model',
   failureCode: null,

@@ -78,7 +78,9 @@ export function buildOperation(spec: OperationSpec): Schema {
     403: {
       description: `The key lacks the ${spec.scope} scope (sections 5.4, 5.7, 5.8). Declared wherever a key can lack the scope, even where the per-endpoint table omits it.`,
       schema: 'ErrorBody',
-      examples: { wrongScope: { success: false, error: `Forbidden: this API key lacks the ${spec.scope} scope` } },
+      examples: {
+        wrongScope: { success: false, error: `Forbidden: this API key lacks the ${spec.scope} scope` },
+      },
     },
     500: {
       description: 'Uncaught server error (section 7).',
@@ -88,7 +90,10 @@ export function buildOperation(spec: OperationSpec): Schema {
     ...spec.errors,
   };
   for (const [status, response] of Object.entries(errors).sort(([a], [b]) => Number(a) - Number(b))) {
-    const declared: Schema = { description: response.description, content: json(response.schema, response.examples) };
+    const declared: Schema = {
+      description: response.description,
+      content: json(response.schema, response.examples),
+    };
     if (response.gap) declared['x-spec-gap'] = response.gap;
     responses[status] = declared;
   }

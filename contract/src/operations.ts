@@ -45,7 +45,9 @@ const badQuery = (examples: Record<string, Json>): ResponseSpec => ({
   gap: UNDECLARED_400,
 });
 
-const malformedWindow = { malformedWindow: err('query parameter from must be an ISO 8601 date or timestamp') };
+const malformedWindow = {
+  malformedWindow: err('query parameter from must be an ISO 8601 date or timestamp'),
+};
 const malformedWindowParams = (): ParameterSpec[] => window(lastWeek, lastWeekEnd);
 
 /** Transport-level answers for operations with a body; the spec lists neither status. */
@@ -67,6 +69,11 @@ const bodyTransportErrors = (schema: string): Record<number, ResponseSpec> => ({
 const malformedJson = err('Request body is not valid JSON: Unexpected end of JSON input');
 const MALFORMED_422_GAP =
   'How a body that is not JSON at all is answered is not shown; the mock answers 422 here, the validation status this operation declares.';
+
+const NO_AD_POLICY_GAP =
+  'The spec says only that moderation requests of an organization not in ad_policy mode are refused; the status is not shown. The mock answers 403 (a permission of the organization, like a missing scope) with supported: ["ad_policy"].';
+const MODERATION_STATUS_GAP =
+  'Which of 400 and 422 carries MODERATION_INPUT_INCOMPLETE and which MODERATION_INPUT_INVALID is not shown. The mock answers 400 for a missing required field and 422 for a present but invalid value.';
 
 const changedSubmission: Json = { ...ex.moderationSubmission, title: 'Winter jackets, 40% off this week' };
 
@@ -146,7 +153,8 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
     },
     errors: {
       400: {
-        description: 'Bad request: a parameter is out of range or malformed, or fullFilter is combined with filter.',
+        description:
+          'Bad request: a parameter is out of range or malformed, or fullFilter is combined with filter.',
         schema: 'ErrorBody',
         examples: {
           invalidPageSize: err('query parameter pageSize must be <= 500 (got 501)'),
@@ -173,7 +181,12 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         examples: { found: '9007199254740993123', notFound: '9007199254740993000' },
       },
     ],
-    success: { status: 200, description: 'The action.', schema: 'ActionDetail', examples: { found: ex.actionDetail } },
+    success: {
+      status: 200,
+      description: 'The action.',
+      schema: 'ActionDetail',
+      examples: { found: ex.actionDetail },
+    },
     errors: {
       404: {
         description: 'No action with this id in the key’s organization.',
@@ -212,7 +225,12 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
               displayName: 'Order number',
               fieldType: 'text',
               value: 'A-100234',
-              provenance: { origin: 'api', confidence: 0.9, rationale: 'Read from the receipt', updatedAt: '2026-11-19T15:20:45.000Z' },
+              provenance: {
+                origin: 'api',
+                confidence: 0.9,
+                rationale: 'Read from the receipt',
+                updatedAt: '2026-11-19T15:20:45.000Z',
+              },
             },
             { fieldName: 'refundAmount', displayName: 'Refund amount', fieldType: 'number', value: 129.0 },
           ],
@@ -242,7 +260,11 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         in: 'path',
         description: 'Action identifier.',
         schema: str({ minLength: 1 }),
-        examples: { updated: '9007199254740993123', wrongType: '9007199254740993123', notFound: '9007199254740993000' },
+        examples: {
+          updated: '9007199254740993123',
+          wrongType: '9007199254740993123',
+          notFound: '9007199254740993000',
+        },
       },
     ],
     body: {
@@ -250,7 +272,14 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
       description: 'At least one field value.',
       examples: {
         updated: {
-          fields: [{ fieldName: 'orderNumber', value: 'A-100235', confidence: 0.9, rationale: 'Corrected from the invoice' }],
+          fields: [
+            {
+              fieldName: 'orderNumber',
+              value: 'A-100235',
+              confidence: 0.9,
+              rationale: 'Corrected from the invoice',
+            },
+          ],
         },
         wrongType: { fields: [{ fieldName: 'refundAmount', value: 'a lot' }] },
         notFound: { fields: [{ fieldName: 'orderNumber', value: 'A-1' }] },
@@ -260,7 +289,12 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
       status: 200,
       description: 'The values written.',
       schema: 'CustomFieldsUpdateResponse',
-      examples: { updated: { actionId: '9007199254740993123', updated: [{ fieldName: 'orderNumber', value: 'A-100235' }] } },
+      examples: {
+        updated: {
+          actionId: '9007199254740993123',
+          updated: [{ fieldName: 'orderNumber', value: 'A-100235' }],
+        },
+      },
     },
     errors: {
       404: {
@@ -294,7 +328,12 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
     tag: 'Agents',
     scope: 'read',
     parameters: malformedWindowParams(),
-    success: { status: 200, description: 'Agents.', schema: 'AgentListResponse', examples: { lastWeek: ex.agentList } },
+    success: {
+      status: 200,
+      description: 'Agents.',
+      schema: 'AgentListResponse',
+      examples: { lastWeek: ex.agentList },
+    },
     errors: { 400: badQuery(malformedWindow) },
   },
   {
@@ -335,11 +374,17 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
     path: '/v0/queues',
     operationId: 'listQueues',
     summary: 'List queues with their metrics',
-    description: 'Queue entries (a null queueId stands for no queue) with metrics and workload for the window.',
+    description:
+      'Queue entries (a null queueId stands for no queue) with metrics and workload for the window.',
     tag: 'Queues',
     scope: 'read',
     parameters: malformedWindowParams(),
-    success: { status: 200, description: 'Queues.', schema: 'QueueListResponse', examples: { lastWeek: ex.queueList } },
+    success: {
+      status: 200,
+      description: 'Queues.',
+      schema: 'QueueListResponse',
+      examples: { lastWeek: ex.queueList },
+    },
     errors: { 400: badQuery(malformedWindow) },
   },
   {
@@ -361,7 +406,13 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         examples: { lastWeek: 50 },
         gap: 'The default tag-analytics limit and its bounds are not shown (section 8).',
       },
-      { name: 'offset', in: 'query', description: 'Offset into the tag lists.', schema: num(), examples: { lastWeek: 0 } },
+      {
+        name: 'offset',
+        in: 'query',
+        description: 'Offset into the tag lists.',
+        schema: num(),
+        examples: { lastWeek: 0 },
+      },
       { name: 'search', in: 'query', description: 'Text search over tags.', schema: str() },
     ],
     success: {
@@ -559,6 +610,7 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         description:
           'A required field is missing (code MODERATION_INPUT_INCOMPLETE with missingFields), or the body is not JSON.',
         schema: 'ModerationErrorBody',
+        gap: MODERATION_STATUS_GAP,
         examples: {
           missingTitle: {
             success: false,
@@ -574,6 +626,7 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         description:
           'The key lacks the write scope, or the organization is not in ad_policy moderation mode (then supported lists the modes that allow moderation).',
         schema: 'ModerationErrorBody',
+        gap: NO_AD_POLICY_GAP,
         examples: {
           wrongScope: err('Forbidden: this API key lacks the write scope'),
           moderationNotEnabled: {
@@ -595,8 +648,10 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         },
       },
       422: {
-        description: 'A present field has an invalid value (code MODERATION_INPUT_INVALID with invalidFields).',
+        description:
+          'A present field has an invalid value (code MODERATION_INPUT_INVALID with invalidFields).',
         schema: 'ModerationErrorBody',
+        gap: MODERATION_STATUS_GAP,
         examples: {
           invalidMediaUrl: {
             success: false,
@@ -660,6 +715,7 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         description:
           'The key lacks the write scope, or the organization is not in ad_policy moderation mode (then supported lists the modes that allow moderation).',
         schema: 'ModerationErrorBody',
+        gap: NO_AD_POLICY_GAP,
         examples: {
           wrongScope: err('Forbidden: this API key lacks the write scope'),
           moderationNotEnabled: {
@@ -681,7 +737,6 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
       'Reports only the evaluation of the currently active policy workflow; the decision appears only once analysisStatus is completed.',
     tag: 'Moderation',
     scope: 'read',
-    adPolicy: true,
     parameters: [
       {
         name: 'caseId',
@@ -716,19 +771,6 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         description: 'No case with this id in the key’s organization.',
         schema: 'ModerationErrorBody',
         examples: { notFound: err('Moderation case case_unknown not found') },
-      },
-      403: {
-        description:
-          'The key lacks the read scope, or the organization is not in ad_policy moderation mode (then supported lists the modes that allow moderation).',
-        schema: 'ModerationErrorBody',
-        examples: {
-          wrongScope: err('Forbidden: this API key lacks the read scope'),
-          moderationNotEnabled: {
-            success: false,
-            error: 'Moderation is not available for this organization',
-            supported: ['ad_policy'],
-          },
-        },
       },
     },
   },
@@ -807,7 +849,8 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
     },
     errors: {
       422: {
-        description: 'Validation failed; the message names the field. A body that is not JSON is answered 422 too.',
+        description:
+          'Validation failed; the message names the field. A body that is not JSON is answered 422 too.',
         schema: 'ErrorBody',
         examples: { scoreOutOfRange: err('records[0].score must be <= 5 (got 7)'), malformedJson },
         gap: MALFORMED_422_GAP,

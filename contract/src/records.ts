@@ -25,7 +25,9 @@ const STATUS_GAP =
   'Allowed values of action status and its transitions are not shown (section 3); OPEN appears as a filter value.';
 
 const duration = (description: string): Schema =>
-  nullableStr({ description: `${description}. A duration value, not a timestamp: do not parse it as a date.` });
+  nullableStr({
+    description: `${description}. A duration value, not a timestamp: do not parse it as a date.`,
+  });
 
 const authorType: Schema = {
   type: 'string',
@@ -212,7 +214,9 @@ export const recordSchemas: Record<string, Schema> = {
       moderation: nullableStr(),
       comments: arr(ref('ActionComment')),
       messages: arr(ref('Message')),
-      conversation: optional(arr(ref('ConversationEntry'), { description: 'Threaded conversation, when available.' })),
+      conversation: optional(
+        arr(ref('ConversationEntry'), { description: 'Threaded conversation, when available.' }),
+      ),
       rootMessageText: nullableStr(),
       customFields: ref('CustomFields'),
       csatScore: nullableStr(),
@@ -257,9 +261,13 @@ export const recordSchemas: Record<string, Schema> = {
     description: 'Metrics of an agent list entry (section 2.5).',
     allOf: [
       ref('Metrics'),
-      obj({ totalActionsWithResponse: optional(num()) }, {
-        'x-spec-gap':
-          'The spec says agent list entries "also carry" totalActionsWithResponse while listing it with the metrics keys; where it sits is not shown, so it is accepted in metrics and not required.',
+      obj({
+        totalActionsWithResponse: optional(
+          num({
+            'x-spec-gap':
+              'The spec says agent list entries "also carry" totalActionsWithResponse while listing it with the metrics keys; where it sits is not shown, so it is accepted in metrics and not required. The mock sends it in metrics.',
+          }),
+        ),
       }),
     ],
   },
@@ -267,9 +275,13 @@ export const recordSchemas: Record<string, Schema> = {
     description: 'Metrics of a queue entry (section 2.5).',
     allOf: [
       ref('Metrics'),
-      obj({ averageSentimentScore: optional(num()) }, {
-        'x-spec-gap':
-          'The spec says queue entries "also carry" averageSentimentScore while listing it with the metrics keys; where it sits is not shown, so it is accepted in metrics and not required.',
+      obj({
+        averageSentimentScore: optional(
+          num({
+            'x-spec-gap':
+              'The spec says queue entries "also carry" averageSentimentScore while listing it with the metrics keys; where it sits is not shown, so it is accepted in metrics and not required. The mock sends it in metrics.',
+          }),
+        ),
       }),
     ],
   },
@@ -292,7 +304,9 @@ export const recordSchemas: Record<string, Schema> = {
   ),
   AgentDetail: obj(
     {
-      metrics: arr(openObject('Item shape of agent-detail metrics is not shown beyond objects (section 2.5).')),
+      metrics: arr(
+        openObject('Item shape of agent-detail metrics is not shown beyond objects (section 2.5).'),
+      ),
       aggregatedMetrics: ref('Metrics'),
       currentWorkload: ref('Workload'),
       queues: arr(openObject('Item shape of agent-detail queues is not shown beyond objects (section 2.5).')),
@@ -394,9 +408,10 @@ export const recordSchemas: Record<string, Schema> = {
     {
       engagementPercentiles: arr(ref('EngagementPercentile')),
       growthTrends: arr(ref('GrowthTrend')),
-      conversionFunnel: arr(openObject('Row shape of conversionFunnel is not shown beyond objects (section 2.5).')),
+      conversionFunnel: arr(
+        openObject('Row shape of conversionFunnel is not shown beyond objects (section 2.5).'),
+      ),
     },
     { description: 'Engagement analytics (section 4.12).' },
   ),
 };
-

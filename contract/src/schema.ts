@@ -27,7 +27,11 @@ export const nullableNum = (extra: Schema = {}): Schema => ({ type: ['number', '
 export const nullableInt = (extra: Schema = {}): Schema => ({ type: ['integer', 'null'], ...extra });
 
 /** A timestamp string. Durations (firstResponseTime, handleTime) must never use this. */
-export const timestamp = (description: string): Schema => ({ type: 'string', format: 'date-time', description });
+export const timestamp = (description: string): Schema => ({
+  type: 'string',
+  format: 'date-time',
+  description,
+});
 export const nullableTimestamp = (description: string): Schema => ({
   type: ['string', 'null'],
   format: 'date-time',

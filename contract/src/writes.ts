@@ -111,7 +111,9 @@ export const writeSchemas: Record<string, Schema> = {
       campaignId: optional(sized(1, 256, 'Campaign identifier.')),
       market: sized(1, 128, 'Market.'),
       placement: sized(1, 128, 'Placement.'),
-      language: optional(str({ minLength: 1, maxLength: 64, default: 'en', description: 'Language, default en.' })),
+      language: optional(
+        str({ minLength: 1, maxLength: 64, default: 'en', description: 'Language, default en.' }),
+      ),
       providerMetadata: optional({ type: 'object', description: 'Retained with the submission.' }),
       landingPageUrl: nullableStr({ description: 'Landing page URL, or null.' }),
       title: sized(1, 500, 'Ad title.'),
@@ -119,7 +121,17 @@ export const writeSchemas: Record<string, Schema> = {
       brandName: optional(sized(1, 500, 'Brand name.')),
       callToAction: optional({
         type: 'string',
-        enum: ['APPLY_NOW', 'BOOK_NOW', 'GET_NOW', 'INSTALL_NOW', 'MORE', 'SHOP_NOW', 'SIGN_UP', 'VIEW', 'WATCH'],
+        enum: [
+          'APPLY_NOW',
+          'BOOK_NOW',
+          'GET_NOW',
+          'INSTALL_NOW',
+          'MORE',
+          'SHOP_NOW',
+          'SIGN_UP',
+          'VIEW',
+          'WATCH',
+        ],
       }),
       publicProfile: optional(ref('ModerationPublicProfile')),
       media: arr(ref('ModerationMedia'), { minItems: 1, maxItems: 20 }),
@@ -175,7 +187,8 @@ export const writeSchemas: Record<string, Schema> = {
   ModerationAssessment: obj(
     {
       polarity: str({
-        'x-spec-gap': 'Allowed polarity values of assessments are not listed (hits use AMBIGUOUS, NEGATIVE, POSITIVE).',
+        'x-spec-gap':
+          'Allowed polarity values of assessments are not listed (hits use AMBIGUOUS, NEGATIVE, POSITIVE).',
       }),
       reasoning: str({ minLength: 1, maxLength: 1000 }),
     },
@@ -261,6 +274,7 @@ export const writeSchemas: Record<string, Schema> = {
       },
     ),
     if: { type: 'object', properties: { analysisStatus: { not: { const: 'completed' } } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then keyword, not a thenable.
     then: { not: { type: 'object', required: ['decision'], properties: { decision: true } } },
   },
   Platform: {
@@ -274,7 +288,10 @@ export const writeSchemas: Record<string, Schema> = {
   ),
   IngestionRecord: obj(
     {
-      externalId: str({ minLength: 1, description: 'Preserved across retries; identity with org, platform, serverId.' }),
+      externalId: str({
+        minLength: 1,
+        description: 'Preserved across retries; identity with org, platform, serverId.',
+      }),
       threadExternalId: optional(str()),
       parentExternalId: optional(str()),
       authorId: str({ minLength: 1 }),
@@ -283,7 +300,12 @@ export const writeSchemas: Record<string, Schema> = {
       body: str(),
       score: optional(num({ minimum: 0, maximum: 5 })),
       createdAt: str({ minLength: 1 }),
-      url: optional({ type: 'string', format: 'uri', pattern: HTTP_URL_PATTERN, description: 'Absolute HTTP(S).' }),
+      url: optional({
+        type: 'string',
+        format: 'uri',
+        pattern: HTTP_URL_PATTERN,
+        description: 'Absolute HTTP(S).',
+      }),
       recordType: str({ minLength: 1 }),
       customFields: optional(ref('CustomFields')),
     },
@@ -303,7 +325,10 @@ export const writeSchemas: Record<string, Schema> = {
     { description: 'An ingestion batch (section 4.17).' },
   ),
   IngestionAccepted: obj(
-    { status: { type: 'string', enum: ['accepted'] }, accepted: num({ description: 'Count of accepted records.' }) },
+    {
+      status: { type: 'string', enum: ['accepted'] },
+      accepted: num({ description: 'Count of accepted records.' }),
+    },
     { description: 'Ingestion acknowledgement; processing continues asynchronously (section 4.17).' },
   ),
 };

@@ -29,10 +29,15 @@ export function run(
   timeoutMs = 120_000,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd: ROOT, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -47,7 +52,16 @@ export async function startPrism(contractPath: string, extraArgs: readonly strin
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [`${ROOT}node_modules/@stoplight/prism-cli/dist/index.js`, 'mock', contractPath, '-h', '127.0.0.1', '-p', String(port), ...extraArgs],
+    [
+      `${ROOT}node_modules/@stoplight/prism-cli/dist/index.js`,
+      'mock',
+      contractPath,
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      ...extraArgs,
+    ],
     { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
