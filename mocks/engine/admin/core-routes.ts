@@ -1,0 +1,96 @@
+/** The engine's own admin routes: reset, keys, organizations and their moderation mode, the clock. */
+import type { KeyExpiry } from '../auth/index.ts';
+import type { KeyProfile, ModerationMode } from '../types.ts';
+import { AdminError } from './api.ts';
+import { type AdminRoute, objectBody, ok } from './route.ts';
+
+function body(value: unknown, what: string): Record<string, unknown> {
+  try {
+    return objectBody(value, what);
+  } catch (cause) {
+    throw new AdminError('BAD_REQUEST', cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+export const coreAdminRoutes: readonly AdminRoute[] = [
+  {
+    method: 'POST',
+    path: '/__mock/reset',
+    summary: 'Rebuild the whole state from the seed and put the clock back to its start',
+    handle: ({ api }) => {
+      api.reset();
+      return ok({ reset: true, clock: api.clock() });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/__mock/organizations',
+    summary: 'List the organizations and their moderation mode',
+    handle: ({ api }) => ok({ organizations: api.listOrganizations() }),
+  },
+  {
+    method: 'PUT',
+    path: '/__mock/organizations/{id}/moderation-mode',
+    summary: 'Set an organization\'s moderation mode: {"mode": "ad_policy" | "standard"}',
+    handle: ({ api, params, body: raw }) => {
+      const input = body(raw, 'like {"mode": "ad_policy"}');
+      return ok({ organization: api.setModerationMode(params['id'] ?? '', input['mode'] as ModerationMode) });
+    },
+  },
+  {
+    method: 'GET',
+    path: '/__mock/keys',
+    summary: 'List the keys (optionally ?organizationId=) with profile, scopes, status and expiry',
+    handle: ({ api, query }) => ok({ keys: api.listKeys(query.get('organizationId') ?? undefined) }),
+  },
+  {
+    method: 'POST',
+    path: '/__mock/keys',
+    summary:
+      'Create a key: {"organizationId", "profile", "expiry": "30d"|"90d"|"none" (default 90d), "name"?}',
+    handle: ({ api, body: raw }) => {
+      const input = body(raw, 'like {"organizationId": "org_acme", "profile": "reporting"}');
+      if (typeof input['organizationId'] !== 'string') {
+        throw new AdminError('BAD_REQUEST', 'organizationId must be a string');
+      }
+      const name = input['name'];
+      if (name !== undefined && typeof name !== 'string')
+        throw new AdminError('BAD_REQUEST', 'name must be a string');
+      const key = api.createKey({
+        organizationId: input['organizationId'],
+        profile: input['profile'] as KeyProfile,
+        ...(input['expiry'] === undefined ? {} : { expiry: input['expiry'] as KeyExpiry }),
+        ...(name === undefined ? {} : { name }),
+      });
+      return ok({ key }, 201);
+    },
+  },
+  {
+    method: 'POST',
+    path: '/__mock/keys/{key}/revoke',
+    summary: 'Revoke a key; the next request with it fails with 401',
+    handle: ({ api, params }) => ok({ key: api.revokeKey(params['key'] ?? '') }),
+  },
+  {
+    method: 'GET',
+    path: '/__mock/clock',
+    summary: 'Read the mock clock',
+    handle: ({ api }) => ok({ clock: api.clock() }),
+  },
+  {
+    method: 'POST',
+    path: '/__mock/clock/advance',
+    summary: 'Advance the mock clock: {"ms": 60000}',
+    handle: ({ api, body: raw }) =>
+      ok({ clock: api.advanceClock(body(raw, 'like {"ms": 60000}')['ms'] as number) }),
+  },
+  {
+    method: 'POST',
+    path: '/__mock/clock/set',
+    summary: 'Set the mock clock (forward only): {"now": epoch ms or ISO timestamp}',
+    handle: ({ api, body: raw }) =>
+      ok({
+        clock: api.setClock(body(raw, 'like {"now": "2026-12-01T00:00:00Z"}')['now'] as number | string),
+      }),
+  },
+];

@@ -1,0 +1,39 @@
+/** The shape of an admin route; each slice may contribute a module of them (see `routes.ts`). */
+import type { MockClock } from '../clock.ts';
+import type { EngineState } from '../state.ts';
+import type { AdminApi } from './api.ts';
+
+export interface AdminContext {
+  readonly api: AdminApi;
+  /** The engine's current state (a new object after reset). */
+  readonly state: EngineState;
+  readonly clock: MockClock;
+  /** Decoded path parameters of the route template (`/__mock/keys/{key}/revoke`). */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  /** The parsed JSON body, or undefined when there is none. */
+  readonly body: unknown;
+}
+
+export interface AdminResult {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface AdminRoute {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** A template under `/__mock/`, parameters in braces. */
+  readonly path: string;
+  readonly summary: string;
+  /** Throw an `AdminError` for bad input or an unknown id. */
+  handle(ctx: AdminContext): AdminResult | Promise<AdminResult>;
+}
+
+export const ok = (body: unknown, status = 200): AdminResult => ({ status, body });
+
+/** Reads an object body or fails with a 400 naming what was expected. */
+export function objectBody(body: unknown, what: string): Record<string, unknown> {
+  if (typeof body === 'object' && body !== null && !Array.isArray(body))
+    return body as Record<string, unknown>;
+  throw new TypeError(`the request body must be a JSON object ${what}`);
+}

@@ -1,0 +1,19 @@
+/**
+ * The one registration point of admin routes. A slice with admin operations exports an
+ * `AdminRoute[]` from its own module and adds it here.
+ */
+import { chaosAdminRoutes } from './chaos.ts';
+import { coreAdminRoutes } from './core-routes.ts';
+import { ingestionAdminRoutes } from './ingestion.ts';
+import { moderationAdminRoutes } from './moderation.ts';
+import type { AdminRoute } from './route.ts';
+import { violationsAdminRoutes } from './violations.ts';
+
+export const adminRoutes: readonly AdminRoute[] = [
+  ...coreAdminRoutes,
+  // Slices add their routes below, e.g. `...moderationAdminRoutes` from '../moderation/admin.ts'.
+  ...moderationAdminRoutes,
+  ...ingestionAdminRoutes,
+  ...violationsAdminRoutes,
+  ...chaosAdminRoutes,
+];

@@ -1,0 +1,112 @@
+/**
+ * The keys slice: API keys by value, their profiles and scopes (spec section 5), authentication of a
+ * presented key on the engine clock, and key creation/revocation for the admin API.
+ */
+import type { ApiKeyRecord, KeyProfile, KeyStatus, Scope } from '../types.ts';
+import { constantTimeEqual } from './constant-time.ts';
+
+/** Scopes granted by each permission profile (spec 5.4). */
+export const PROFILE_SCOPES: Readonly<Record<KeyProfile, readonly Scope[]>> = {
+  reporting: ['read'],
+  write: ['write'],
+  read_write: ['read', 'write'],
+  import: ['ingest', 'ingest:read'],
+};
+
+export const KEY_PROFILES = Object.keys(PROFILE_SCOPES) as readonly KeyProfile[];
+
+/** Expiry choices at creation (spec 5.5); 90 days is the default. */
+export type KeyExpiry = '30d' | '90d' | 'none';
+export const KEY_EXPIRIES: readonly KeyExpiry[] = ['30d', '90d', 'none'];
+const DAY_MS = 86_400_000;
+const EXPIRY_MS: Readonly<Record<KeyExpiry, number | null>> = {
+  '30d': 30 * DAY_MS,
+  '90d': 90 * DAY_MS,
+  none: null,
+};
+
+export interface AuthState {
+  readonly byKey: Map<string, ApiKeyRecord>;
+  /** Seed of the generated key values (deterministic per engine seed). */
+  readonly seed: string;
+  /** How many keys the admin API has created; drives the generated values. */
+  created: number;
+}
+
+export function createAuthState(keys: readonly ApiKeyRecord[], seed: number | string): AuthState {
+  const byKey = new Map<string, ApiKeyRecord>();
+  for (const key of keys) byKey.set(key.key, { ...key });
+  return { byKey, seed: String(seed), created: 0 };
+}
+
+export function keyStatus(key: ApiKeyRecord, now: number): KeyStatus {
+  if (key.revoked) return 'revoked';
+  return key.expiresAt !== null && key.expiresAt <= now ? 'expired' : 'active';
+}
+
+export function hasScope(key: ApiKeyRecord, scope: Scope): boolean {
+  return PROFILE_SCOPES[key.profile].includes(scope);
+}
+
+export type Authentication =
+  | { readonly ok: true; readonly key: ApiKeyRecord }
+  | { readonly ok: false; readonly reason: 'missing' | 'unknown' | 'expired' | 'revoked' };
+
+/**
+ * Authenticates the value of the `X-API-Key` header. The map lookup finds the candidate; the final
+ * comparison is constant-time. Revocation and expiry are read at the moment of the request, so a
+ * revoked key fails at once (spec 5.6).
+ */
+export function authenticate(state: AuthState, presented: string | null, now: number): Authentication {
+  if (presented === null || presented.trim() === '') return { ok: false, reason: 'missing' };
+  const candidate = state.byKey.get(presented);
+  if (candidate === undefined || !constantTimeEqual(candidate.key, presented))
+    return { ok: false, reason: 'unknown' };
+  const status = keyStatus(candidate, now);
+  if (status !== 'active') return { ok: false, reason: status };
+  return { ok: true, key: candidate };
+}
+
+/** FNV-1a over a string, 32 bits, as 8 hex digits: enough to make generated keys look random. */
+function hash32(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+export interface CreateKeyInput {
+  readonly organizationId: string;
+  readonly profile: KeyProfile;
+  readonly expiry?: KeyExpiry;
+  readonly name?: string;
+}
+
+/** Creates a key; the value is derived from the engine seed and a counter, so runs are reproducible. */
+export function createKey(state: AuthState, input: CreateKeyInput, now: number): ApiKeyRecord {
+  state.created += 1;
+  const n = state.created;
+  const material = `${state.seed}:${input.organizationId}:${input.profile}:${n}`;
+  const value = `cca_mock_${hash32(material)}${hash32(`${material}:b`)}${hash32(`${material}:c`)}`;
+  const ttl = EXPIRY_MS[input.expiry ?? '90d'];
+  const record: ApiKeyRecord = {
+    key: value,
+    name: input.name ?? `${input.profile} key ${n}`,
+    organizationId: input.organizationId,
+    profile: input.profile,
+    expiresAt: ttl === null ? null : now + ttl,
+    revoked: false,
+  };
+  state.byKey.set(value, record);
+  return record;
+}
+
+/** Marks a key revoked; returns it, or undefined when no such key exists. */
+export function revokeKey(state: AuthState, value: string): ApiKeyRecord | undefined {
+  const key = state.byKey.get(value);
+  if (key === undefined) return undefined;
+  key.revoked = true;
+  return key;
+}

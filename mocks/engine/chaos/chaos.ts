@@ -1,0 +1,173 @@
+/**
+ * The chaos interceptor: what a real service may do to a client, opt-in and seeded. It touches only
+ * REST requests (`/v0/...`): the admin API and the docs stay reliable, so a test can always turn chaos
+ * off again. Faults are decided before the engine runs (latency, then a drop, then a 500); rewrites
+ * (big ids, unknown fields) apply to the engine's result before the self-check and serialisation.
+ */
+import { createRandom, type Random } from '../../../fixtures/generate/prng.ts';
+import type { AdminApi } from '../admin/api.ts';
+import { ERROR_CODE_HEADER, INTERNAL_SERVER_ERROR } from '../errors.ts';
+import type { EngineInterceptor } from '../interceptors.ts';
+import { jsonResponse } from '../respond.ts';
+import type { HandlerResult } from '../types.ts';
+import { registerAliasResolver } from '../violations/log.ts';
+import { type ChaosConfig, type ChaosOptions, normalizeChaos } from './config.ts';
+import { IdAliases } from './ids.ts';
+import { addUnknownFields } from './unknown-fields.ts';
+
+/** Counts since the chaos instance was created (or last reconfigured with a new seed). */
+export interface ChaosStats {
+  /** REST requests seen. */
+  readonly requests: number;
+  readonly delayed: number;
+  /** Sum of the delays applied (ms). */
+  readonly delayedMs: number;
+  readonly errors: number;
+  readonly drops: number;
+  /** Objects that received an unknown field. */
+  readonly unknownFields: number;
+  /** Id values served as an alias. */
+  readonly idsRewritten: number;
+  /** Distinct aliases issued so far. */
+  readonly aliases: number;
+}
+
+export interface Chaos extends EngineInterceptor {
+  readonly kind: 'chaos';
+  config(): ChaosConfig;
+  /** Changes some modes (absent keys keep their value); a new `seed` restarts the random sources. */
+  configure(patch: ChaosOptions): ChaosConfig;
+  /** Every mode off (the seed is kept). */
+  off(): ChaosConfig;
+  stats(): ChaosStats;
+  /** The engine's id behind a served big-id alias, or undefined. */
+  originalId(servedId: string): string | undefined;
+}
+
+/** The error code header value of an injected 500 (debugging aid; a real service sends none). */
+export const CHAOS_ERROR_CODE = 'CHAOS_INJECTED_ERROR';
+
+const REST_PATH = /^\/v\d+(?:\/|$)/;
+
+const registry = new WeakMap<AdminApi, Chaos>();
+
+/** The chaos interceptor installed in the engine owning `admin`, if any (the admin routes find it here). */
+export function chaosOf(admin: AdminApi): Chaos | undefined {
+  return registry.get(admin);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Creates the chaos interceptor (every mode off unless given); install it with
+ * `createEngine({ interceptors: [chaos] })`, one engine per instance.
+ *
+ * @example
+ * const chaos = createChaos({ unknownFields: true, errorRate: 0.05, seed: 7 });
+ * const engine = createEngine({ interceptors: [chaos] });
+ * chaos.configure({ latency: '50-300' });
+ */
+export function createChaos(options: ChaosOptions = {}): Chaos {
+  let config = normalizeChaos(options);
+  let faults: Random;
+  let fields: Random;
+  let aliases: IdAliases;
+  let counts = {
+    requests: 0,
+    delayed: 0,
+    delayedMs: 0,
+    errors: 0,
+    drops: 0,
+    unknownFields: 0,
+    idsRewritten: 0,
+  };
+  const reseed = (): void => {
+    faults = createRandom(`${String(config.seed)}:faults`);
+    fields = createRandom(`${String(config.seed)}:fields`);
+    aliases = new IdAliases(config.seed);
+    counts = {
+      requests: 0,
+      delayed: 0,
+      delayedMs: 0,
+      errors: 0,
+      drops: 0,
+      unknownFields: 0,
+      idsRewritten: 0,
+    };
+  };
+  reseed();
+  const isRest = (request: Request): boolean =>
+    request.method !== 'OPTIONS' && REST_PATH.test(new URL(request.url).pathname);
+
+  const chaos: Chaos = {
+    kind: 'chaos',
+    attach(host) {
+      registry.set(host.admin, chaos);
+      registerAliasResolver(host.admin, (id) => aliases.original(id));
+    },
+    async onRequest(request) {
+      if (!isRest(request)) return undefined;
+      counts.requests += 1;
+      const latency = config.latency;
+      if (latency !== null) {
+        const ms = latency.minMs + faults.int(latency.maxMs - latency.minMs + 1);
+        counts.delayed += 1;
+        counts.delayedMs += ms;
+        await sleep(ms);
+      }
+      if (config.dropRate > 0 && faults.chance(config.dropRate)) {
+        counts.drops += 1;
+        // The marker adapters understand: node:http destroys the socket, MSW answers a network error.
+        return Response.error();
+      }
+      if (config.errorRate > 0 && faults.chance(config.errorRate)) {
+        counts.errors += 1;
+        return jsonResponse(
+          500,
+          { success: false, error: INTERNAL_SERVER_ERROR },
+          { [ERROR_CODE_HEADER]: CHAOS_ERROR_CODE },
+          request.method === 'HEAD',
+        );
+      }
+      return undefined;
+    },
+    rewriteRequest(request) {
+      return config.bigIds && isRest(request) ? aliases.rewriteRequest(request) : undefined;
+    },
+    onResult({ request, result }) {
+      if (!(config.bigIds || config.unknownFields) || !isRest(request)) return undefined;
+      let body = result.body;
+      if (typeof body !== 'object' || body === null) return undefined;
+      if (config.bigIds) {
+        const rewrite = aliases.rewriteBody(body);
+        counts.idsRewritten += rewrite.rewritten;
+        body = rewrite.body;
+      }
+      if (config.unknownFields) {
+        const extended = addUnknownFields(body, fields);
+        counts.unknownFields += extended.added;
+        body = extended.body;
+      }
+      const next: HandlerResult = { ...result, body };
+      return next;
+    },
+    config: () => config,
+    configure(patch) {
+      const next = normalizeChaos(patch, config);
+      const reseeded = patch.seed !== undefined && next.seed !== config.seed;
+      config = next;
+      if (reseeded) reseed();
+      return config;
+    },
+    off() {
+      config = normalizeChaos(
+        { unknownFields: false, bigIds: false, latency: null, errorRate: 0, dropRate: 0 },
+        config,
+      );
+      return config;
+    },
+    stats: () => ({ ...counts, aliases: aliases.size }),
+    originalId: (servedId) => aliases.original(servedId),
+  };
+  return chaos;
+}

@@ -1,0 +1,178 @@
+/**
+ * Aggregations behind agents, queues and the analytics operations. Every figure is computed from
+ * the rows of the same createdAt window the action list reads, so the numbers add up: a tag's count
+ * is the number of window actions carrying it, `totalActions` the number of window actions.
+ */
+import {
+  actionabilityOf,
+  relevanceOf,
+  resolutionQualityOf,
+  rubricScoreOf,
+  sentimentChangeOf,
+} from '../../../fixtures/generate/derive.ts';
+import { FLAG_INGESTED, NULL_SCORE } from '../../../fixtures/generate/table.ts';
+import type { OrgData } from './state.ts';
+
+export const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+class Mean {
+  sum = 0;
+  n = 0;
+  add(x: number): void {
+    this.sum += x;
+    this.n++;
+  }
+  /** The mean, rounded to two decimals; 0 when there is no value (the spec's metrics are all numbers). */
+  value(): number {
+    return this.n === 0 ? 0 : round2(this.sum / this.n);
+  }
+  /** The mean or null when there is no value (where the contract allows null). */
+  valueOrNull(): number | null {
+    return this.n === 0 ? null : round2(this.sum / this.n);
+  }
+}
+
+export interface Metrics {
+  totalActions: number;
+  totalMessages: number;
+  totalAgentMessages: number;
+  totalUserMessages: number;
+  averageCsat: number;
+  averageResponseTime: number;
+  averageHandleTime: number;
+  averageEstimatedCsat: number;
+  averageResolutionQuality: number;
+  averageSentimentChange: number;
+  averageRubricScore: number;
+}
+
+export interface Workload {
+  active: number;
+  closed: number;
+  cancelled: number;
+}
+
+/** Status index → workload bucket: OPEN, PENDING, ESCALATED are active; CLOSED closed; CANCELLED cancelled. */
+const BUCKET = ['active', 'active', 'active', 'closed', 'cancelled'] as const;
+
+/** Accumulates the metrics and workload of a set of rows. */
+export class MetricsAccumulator {
+  totalActions = 0;
+  withResponse = 0;
+  private messages = 0;
+  private agentMessages = 0;
+  private userMessages = 0;
+  private readonly csat = new Mean();
+  private readonly response = new Mean();
+  private readonly handle = new Mean();
+  private readonly estimated = new Mean();
+  private readonly quality = new Mean();
+  private readonly sentimentChange = new Mean();
+  private readonly rubric = new Mean();
+  private readonly sentiment = new Mean();
+  private readonly buckets: Workload = { active: 0, closed: 0, cancelled: 0 };
+
+  add(org: OrgData, row: number): void {
+    const t = org.table;
+    this.totalActions++;
+    if (t.responded(row)) this.withResponse++;
+    this.messages += t.msgTotal[row] ?? 0;
+    this.agentMessages += t.msgAgent[row] ?? 0;
+    this.userMessages += t.msgUser[row] ?? 0;
+    const csat = t.csat[row] ?? -1;
+    if (csat > 0) this.csat.add(csat);
+    const response = t.responseSec[row] ?? -1;
+    if (response >= 0) this.response.add(response);
+    const close = t.closeSec[row] ?? -1;
+    if (close >= 0) this.handle.add(close - Math.max(0, t.claimSec[row] ?? 0));
+    const estimated = t.estimatedCsat[row] ?? -1;
+    if (estimated >= 0) this.estimated.add(estimated / 100);
+    const score = t.sentimentScore[row] ?? NULL_SCORE;
+    if (score !== NULL_SCORE) this.sentiment.add(score / 1000);
+    if (!t.hasFlag(row, FLAG_INGESTED)) {
+      const seed = t.seed[row] ?? 0;
+      this.quality.add(resolutionQualityOf(seed));
+      this.sentimentChange.add(sentimentChangeOf(seed));
+      this.rubric.add(rubricScoreOf(seed));
+    }
+    const bucket = BUCKET[t.status[row] ?? 0] ?? 'active';
+    this.buckets[bucket]++;
+  }
+
+  metrics(): Metrics {
+    return {
+      totalActions: this.totalActions,
+      totalMessages: this.messages,
+      totalAgentMessages: this.agentMessages,
+      totalUserMessages: this.userMessages,
+      averageCsat: this.csat.value(),
+      averageResponseTime: this.response.value(),
+      averageHandleTime: this.handle.value(),
+      averageEstimatedCsat: this.estimated.value(),
+      averageResolutionQuality: this.quality.value(),
+      averageSentimentChange: this.sentimentChange.value(),
+      averageRubricScore: this.rubric.value(),
+    };
+  }
+
+  averageSentimentScore(): number {
+    return this.sentiment.value();
+  }
+
+  workload(): Workload {
+    return { ...this.buckets };
+  }
+}
+
+/** Per-tag figures of tag analytics and tag volume. */
+export class TagAccumulator {
+  total = 0;
+  responded = 0;
+  private readonly sentiment = new Mean();
+  private readonly actionability = new Mean();
+  private readonly relevance = new Mean();
+  readonly labels = [0, 0, 0, 0];
+
+  add(org: OrgData, row: number): void {
+    const t = org.table;
+    this.total++;
+    if (t.responded(row)) this.responded++;
+    const score = t.sentimentScore[row] ?? NULL_SCORE;
+    if (score !== NULL_SCORE) this.sentiment.add(score / 1000);
+    const label = t.sentiment[row] ?? -1;
+    if (label >= 0) this.labels[label] = (this.labels[label] ?? 0) + 1;
+    if (!t.hasFlag(row, FLAG_INGESTED)) {
+      const seed = t.seed[row] ?? 0;
+      this.actionability.add(actionabilityOf(seed));
+      this.relevance.add(relevanceOf(seed));
+    }
+  }
+
+  averages(): { avgSentiment: number | null; avgActionability: number | null; avgRelevance: number | null } {
+    return {
+      avgSentiment: this.sentiment.valueOrNull(),
+      avgActionability: this.actionability.valueOrNull(),
+      avgRelevance: this.relevance.valueOrNull(),
+    };
+  }
+}
+
+/** Linear-interpolation percentile of sorted values (0 for none), rounded to two decimals. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const pos = (sorted.length - 1) * p;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  const a = sorted[lo] ?? 0;
+  const b = sorted[hi] ?? a;
+  return round2(a + (b - a) * (pos - lo));
+}
+
+export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+
+/** Monday 00:00 UTC of the week containing `ms`. */
+export function weekStart(ms: number): number {
+  const day = Math.floor(ms / 86_400_000);
+  const weekday = (day + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
+  return (day - weekday) * 86_400_000;
+}

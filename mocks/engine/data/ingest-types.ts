@@ -1,0 +1,64 @@
+/**
+ * What the ingestion slice hands to the data slice: a whole action with explicit messages (and,
+ * for threaded sources, the conversation). Identifiers are kept byte for byte.
+ */
+import type { ActionStatus, CustomerRecord, Platform } from '../../../fixtures/generate/types.ts';
+
+export type AuthorType = 'USER' | 'AGENT' | 'BOT';
+
+export interface IngestedMessage {
+  readonly id: string;
+  /** ISO 8601 timestamp (re-emitted as `toISOString()`), or epoch ms. */
+  readonly timestamp: string | number;
+  readonly author: string;
+  readonly authorId: string | null;
+  readonly authorType: AuthorType;
+  readonly message: string;
+  readonly mediaUrls?: readonly string[];
+  /** Only read in `conversation`. */
+  readonly parentMessageId?: string | null;
+}
+
+export interface IngestedActionInput {
+  /** Unique within the organization; must not collide with a seeded action id. */
+  readonly actionId: string;
+  readonly platform: Platform;
+  readonly serverId: string;
+  readonly serverName: string;
+  readonly channelName?: string;
+  readonly recordType: string | null;
+  readonly title: string;
+  readonly summary: string;
+  /** Default OPEN. */
+  readonly status?: ActionStatus;
+  readonly isPublicPost: boolean;
+  /** Null for private content. */
+  readonly sourceURL: string | null;
+  /** ISO 8601 timestamp or epoch ms. */
+  readonly createdAt: string | number;
+  /** Default: the latest message time, or null when there is none after createdAt. */
+  readonly updatedAt?: string | number | null;
+  readonly user: CustomerRecord;
+  /** Flat message list (detail `messages`, counts, the responded flag). */
+  readonly messages: readonly IngestedMessage[];
+  /** Threaded conversation (`parentMessageId`); the detail shows `conversation` only when given. */
+  readonly conversation?: readonly IngestedMessage[];
+  readonly customFields?: Readonly<Record<string, unknown>>;
+  /** Default: the first message's text. */
+  readonly rootMessageText?: string | null;
+  readonly sentiment?: {
+    readonly label: 'Very Negative' | 'Negative' | 'Neutral' | 'Positive';
+    readonly score: number;
+  } | null;
+}
+
+/** The stored form: times normalised to epoch ms. */
+export interface IngestedAction extends Omit<IngestedActionInput, 'createdAt' | 'updatedAt'> {
+  readonly createdAtMs: number;
+  readonly updatedAtMs: number | null;
+}
+
+export interface IngestOutcome {
+  readonly actionId: string;
+  readonly created: boolean;
+}

@@ -1,0 +1,121 @@
+/**
+ * The seam for the ingestion slice: ingested records become actions of the organization's store,
+ * visible to the list, detail, search and analytics like seeded ones. Inserting keeps both window
+ * indexes sorted.
+ */
+import {
+  type ActionTable,
+  FLAG_INGESTED,
+  FLAG_PUBLIC,
+  FLAG_THREADED,
+} from '../../../fixtures/generate/table.ts';
+import { PLATFORMS, SENTIMENTS, STATUSES } from '../../../fixtures/generate/types.ts';
+import type { IngestedAction, IngestedActionInput, IngestedMessage, IngestOutcome } from './ingest-types.ts';
+import { type DataState, findRow, type OrgData, orgData, tieByActionId } from './state.ts';
+
+/**
+ * Adds a new ingested action. Throws when the id exists already (use `upsertIngestedAction` for retries).
+ *
+ * @example
+ * addIngestedAction(state.data, 'org_acme', { actionId: 'ing_1', platform: 'SLACK', ... });
+ */
+export function addIngestedAction(
+  state: DataState,
+  organizationId: string,
+  input: IngestedActionInput,
+): IngestOutcome {
+  const org = orgData(state, organizationId);
+  if (findRow(org, input.actionId) >= 0)
+    throw new Error(`action ${input.actionId} exists already in ${organizationId}`);
+  return upsertIngestedAction(state, organizationId, input);
+}
+
+/** Adds or replaces an ingested action (same actionId: updated in place, never duplicated). */
+export function upsertIngestedAction(
+  state: DataState,
+  organizationId: string,
+  input: IngestedActionInput,
+): IngestOutcome {
+  const org = orgData(state, organizationId);
+  const stored = normalise(input);
+  const existing = findRow(org, input.actionId);
+  if (existing >= 0 && !org.ingested.has(existing)) {
+    throw new Error(`action id ${input.actionId} belongs to a seeded action of ${organizationId}`);
+  }
+  const tie = tieByActionId(org);
+  let row = existing;
+  if (row >= 0) {
+    org.byCreated.remove(row, org.table.createdAt[row] ?? 0);
+    const updated = org.table.updatedAt[row] ?? Number.NaN;
+    if (!Number.isNaN(updated)) org.byUpdated.remove(row, updated);
+  } else {
+    row = org.table.addRow();
+  }
+  org.ingested.set(row, stored);
+  org.ingestedIds.set(stored.actionId, row);
+  fillColumns(org, org.table, row, stored);
+  const responded = org.table.responded(row);
+  org.byCreated.insert(row, stored.createdAtMs, responded, tie);
+  if (stored.updatedAtMs !== null) org.byUpdated.insert(row, stored.updatedAtMs, responded, tie);
+  return { actionId: stored.actionId, created: existing < 0 };
+}
+
+function toMs(value: string | number, what: string): number {
+  const ms = typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new RangeError(`${what} is not a timestamp: ${String(value)}`);
+  return ms;
+}
+
+function normalise(input: IngestedActionInput): IngestedAction {
+  const createdAtMs = toMs(input.createdAt, 'createdAt');
+  const messageTimes = input.messages.map((m) => toMs(m.timestamp, `message ${m.id} timestamp`));
+  const latest = messageTimes.length > 0 ? Math.max(...messageTimes) : createdAtMs;
+  const updatedAtMs =
+    input.updatedAt === undefined
+      ? latest > createdAtMs
+        ? latest
+        : null
+      : input.updatedAt === null
+        ? null
+        : toMs(input.updatedAt, 'updatedAt');
+  const { createdAt: _c, updatedAt: _u, ...rest } = input;
+  return { ...rest, createdAtMs, updatedAtMs };
+}
+
+function fillColumns(org: OrgData, table: ActionTable, row: number, action: IngestedAction): void {
+  const messages: readonly IngestedMessage[] =
+    action.messages.length > 0 ? action.messages : (action.conversation ?? []);
+  const count = (type: IngestedMessage['authorType']): number =>
+    messages.filter((m) => m.authorType === type).length;
+  const firstAgent = messages
+    .filter((m) => m.authorType === 'AGENT')
+    .map((m) => toMs(m.timestamp, 'message timestamp'))
+    .sort((a, b) => a - b)[0];
+  table.createdAt[row] = action.createdAtMs;
+  table.updatedAt[row] = action.updatedAtMs ?? Number.NaN;
+  table.seed[row] = 0;
+  table.platform[row] = Math.max(0, PLATFORMS.indexOf(action.platform));
+  table.status[row] = Math.max(0, STATUSES.indexOf(action.status ?? 'OPEN'));
+  table.flags[row] =
+    FLAG_INGESTED |
+    (action.isPublicPost ? FLAG_PUBLIC : 0) |
+    (action.conversation !== undefined ? FLAG_THREADED : 0);
+  table.msgTotal[row] = messages.length;
+  table.msgUser[row] = count('USER');
+  table.msgAgent[row] = count('AGENT');
+  table.responseSec[row] =
+    firstAgent === undefined ? -1 : Math.max(0, Math.floor((firstAgent - action.createdAtMs) / 1000));
+  table.recordType[row] = internRecordType(org, action.recordType ?? '');
+  table.sentiment[row] = action.sentiment ? SENTIMENTS.indexOf(action.sentiment.label) : -1;
+  table.sentimentScore[row] = action.sentiment
+    ? Math.round(Math.max(-1, Math.min(1, action.sentiment.score)) * 1000)
+    : -32768;
+}
+
+function internRecordType(org: OrgData, recordType: string): number {
+  const known = org.recordTypeIndex.get(recordType);
+  if (known !== undefined) return known;
+  org.recordTypes.push(recordType);
+  org.recordTypeIndex.set(recordType, org.recordTypes.length - 1);
+  return org.recordTypes.length - 1;
+}

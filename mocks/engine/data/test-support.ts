@@ -1,0 +1,68 @@
+/**
+ * Test support for the read handlers: a fresh engine state on a fixed clock and a way to call one
+ * handler the way the pipeline does (organization and key resolved, query coerced).
+ */
+
+import type { OperationId } from '../../../src/contract/index.ts';
+import { validateResponse } from '../../../src/contract/index.ts';
+import { MockClock } from '../clock.ts';
+import { normalizeOptions } from '../options.ts';
+import { createEngineState, type EngineState } from '../state.ts';
+import type { Handler, HandlerResult } from '../types.ts';
+
+/** A fixed "now" for tests: 2026-11-20T12:00:00.000Z. */
+export const TEST_NOW = Date.UTC(2026, 10, 20, 12, 0, 0, 0);
+
+export function testState(
+  options: { actions?: number; seed?: number; now?: number; searchCap?: number } = {},
+): EngineState {
+  const clock = new MockClock({ start: options.now ?? TEST_NOW });
+  return createEngineState(
+    normalizeOptions({
+      seed: options.seed ?? 42,
+      actions: options.actions ?? 2000,
+      clock,
+      ...(options.searchCap !== undefined ? { searchCap: options.searchCap } : {}),
+    }),
+  );
+}
+
+export interface CallInput {
+  readonly org?: string;
+  readonly query?: Record<string, unknown>;
+  readonly pathParams?: Record<string, string>;
+  readonly body?: unknown;
+}
+
+/** Calls a handler like the pipeline would, with the organization's read_write key. */
+export async function call(
+  state: EngineState,
+  operationId: OperationId,
+  handler: Handler<EngineState>,
+  input: CallInput = {},
+): Promise<HandlerResult> {
+  const orgId = input.org ?? 'org_acme';
+  const organization = state.organizations.get(orgId);
+  if (organization === undefined) throw new Error(`no organization ${orgId}`);
+  const key = state.data.dataset.keys.find(
+    (k) => k.organizationId === orgId && k.profile === 'read_write' && !k.revoked,
+  );
+  if (key === undefined) throw new Error(`no key for ${orgId}`);
+  return handler({
+    operationId,
+    organization,
+    key,
+    pathParams: input.pathParams ?? {},
+    query: input.query ?? {},
+    body: input.body,
+    rawBody: input.body === undefined ? '' : JSON.stringify(input.body),
+    state,
+    clock: state.data.clock,
+  });
+}
+
+/** The contract's verdict on a handler result (self-check). */
+export function contractIssues(operationId: OperationId, result: HandlerResult): string[] {
+  const verdict = validateResponse(operationId, result.status, result.body);
+  return verdict.ok ? [] : verdict.issues.map((i) => `${i.field}: ${i.message}`);
+}

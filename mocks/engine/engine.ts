@@ -1,0 +1,328 @@
+/**
+ * The mock engine: a function from a WHATWG Request to a Response over one in-memory state. Routing and
+ * validation come from the contract; handlers are found by operationId. No node imports: the same engine
+ * runs behind node:http, MSW in node, and MSW in a browser.
+ *
+ * The pipeline, top to bottom with early returns:
+ * admin prefix → route (contract) → docs → auth (key, scope, moderation mode) → body (413/415/400)
+ * → contract validation (400/422 by policy) → handler → self-check → Response.
+ */
+import {
+  declaredResponseKey,
+  contract as defaultContract,
+  type Operation,
+  type ValidationIssue,
+} from '../../src/contract/index.ts';
+import { type AdminApi, type AdminHost, createAdminApi, createAdminDispatcher } from './admin/index.ts';
+import { authenticate, hasScope } from './auth/index.ts';
+import { readJsonBody } from './body.ts';
+import type { MockClock } from './clock.ts';
+import { createDocs, DOCS_OPERATIONS } from './docs.ts';
+import { type EngineError, type EngineErrorCode, errors } from './errors.ts';
+import { handlers } from './handlers/index.ts';
+import type { RequestContext } from './interceptors.ts';
+import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
+import {
+  HTML_CONTENT_TYPE,
+  JSON_CONTENT_TYPE,
+  jsonResponse,
+  preflightResponse,
+  textResponse,
+} from './respond.ts';
+import { createEngineState, type EngineState } from './state.ts';
+import type { HandlerResult } from './types.ts';
+import { validationPolicyOf } from './validation-policy.ts';
+
+/** A response the self-check found in violation of the contract (answered as a 500 instead). */
+export interface SelfCheckFailure {
+  readonly operationId: string | null;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** A handler (or the pipeline) threw: answered as a 500, recorded so tests fail on it. */
+export interface UnexpectedError {
+  readonly operationId: string | null;
+  readonly method: string;
+  readonly url: string;
+  readonly error: unknown;
+}
+
+export interface Engine {
+  /** Answers one request. `context.remoteAddress` decides access to the admin API. Never throws. */
+  handle(request: Request, context?: RequestContext): Promise<Response>;
+  /** Typed admin operations, no HTTP needed. */
+  readonly admin: AdminApi;
+  /** The current state (replaced by `admin.reset()`). */
+  readonly state: EngineState;
+  readonly clock: MockClock;
+  readonly options: NormalizedEngineOptions;
+  /** Self-check violations so far (empty in a healthy run). */
+  readonly selfCheckFailures: SelfCheckFailure[];
+  /** Unexpected throws so far (empty in a healthy run). */
+  readonly unexpectedErrors: UnexpectedError[];
+}
+
+/**
+ * Pipeline errors that are about the transport, not the operation: when the operation does not declare
+ * their status, the self-check holds them to the general `ErrorBody` only.
+ */
+const TRANSPORT_ERRORS: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>([
+  'ROUTE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'BAD_PATH_ENCODING',
+  'BODY_TOO_LARGE',
+  'BODY_REQUIRED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'MALFORMED_JSON',
+  'NOT_IMPLEMENTED',
+  'ADMIN_FORBIDDEN',
+  'ADMIN_NOT_FOUND',
+  'ADMIN_BAD_REQUEST',
+]);
+
+const isEngineError = (result: HandlerResult): result is EngineError => 'code' in result;
+
+/**
+ * Creates an engine with its own state and clock.
+ *
+ * @example
+ * const engine = createEngine({ seed: 42, clock: new MockClock({ start: Date.parse('2026-11-20T12:00:00Z') }) });
+ * const response = await engine.handle(new Request('http://mock/v0/agents', { headers: { 'x-api-key': key } }));
+ */
+export function createEngine(engineOptions: EngineOptions = {}): Engine {
+  const options = normalizeOptions(engineOptions);
+  const contract = engineOptions.contract ?? defaultContract;
+  const clock = options.clock;
+  const docs = createDocs(contract.document, options.swaggerUiAssetsBase);
+  const interceptors = options.interceptors;
+  const selfCheckFailures: SelfCheckFailure[] = [];
+  const unexpectedErrors: UnexpectedError[] = [];
+
+  let state = createEngineState(options);
+  const host: AdminHost = {
+    get state() {
+      return state;
+    },
+    clock,
+    reset() {
+      clock.reset();
+      state = createEngineState(options);
+    },
+  };
+  const admin = createAdminApi(host);
+  const interceptorHost = {
+    get state() {
+      return state;
+    },
+    clock,
+    admin,
+  };
+  for (const interceptor of interceptors) interceptor.attach?.(interceptorHost);
+  const dispatchAdmin = createAdminDispatcher({
+    host,
+    api: admin,
+    adminToken: options.adminToken,
+    maxBodyBytes: options.maxBodyBytes,
+  });
+
+  /** Interceptors, then the self-check, then serialisation. */
+  const finish = (
+    request: Request,
+    operation: Operation | null,
+    input: HandlerResult,
+    headOnly: boolean,
+    rawBody = '',
+  ): Response => {
+    let result = input;
+    for (const interceptor of interceptors) {
+      result =
+        interceptor.onResult?.({ operationId: operation?.operationId ?? null, request, result, rawBody }) ??
+        result;
+    }
+    if (options.selfCheck) {
+      const check = selfCheck(operation, result);
+      if (!check.ok) {
+        selfCheckFailures.push({
+          operationId: operation?.operationId ?? null,
+          method: request.method,
+          url: request.url,
+          status: result.status,
+          issues: check.issues,
+        });
+        result = errors.selfCheckFailed(operation?.operationId ?? 'the engine', result.status, check.issues);
+      }
+    }
+    return jsonResponse(result.status, result.body, result.headers, headOnly);
+  };
+
+  const selfCheck = (operation: Operation | null, result: HandlerResult) => {
+    if (operation !== null) {
+      const transport = isEngineError(result) && TRANSPORT_ERRORS.has(result.code);
+      if (!transport || declaredResponseKey(operation, result.status) !== undefined) {
+        return contract.validateResponse(operation.operationId, result.status, result.body);
+      }
+    }
+    if (result.status >= 400) return contract.validateSchema('ErrorBody', result.body, 'response');
+    return { ok: true } as const;
+  };
+
+  const recordUnexpected = (request: Request, operation: Operation | null, error: unknown): void => {
+    unexpectedErrors.push({
+      operationId: operation?.operationId ?? null,
+      method: request.method,
+      url: request.url,
+      error,
+    });
+  };
+
+  const pipeline = async (request: Request, context: RequestContext): Promise<Response> => {
+    const url = new URL(request.url);
+    const method = request.method.toUpperCase();
+    const headOnly = method === 'HEAD';
+
+    if (method === 'OPTIONS' && request.headers.has('access-control-request-method'))
+      return preflightResponse();
+    if (url.pathname.startsWith('/__mock/'))
+      return finish(request, null, await dispatchAdmin(request, url, context), headOnly);
+
+    // Route by the contract.
+    const match = contract.matchOperation(method, url.pathname);
+    if (match.kind === 'not-found')
+      return finish(request, null, errors.routeNotFound(method, url.pathname), headOnly);
+    if (match.kind === 'method-not-allowed') {
+      return finish(request, null, errors.methodNotAllowed(method, url.pathname, match.allowed), headOnly);
+    }
+    const operation = match.operation;
+    const operationId = operation.operationId;
+    if (match.kind === 'bad-path-encoding') {
+      return finish(request, operation, errors.badPathEncoding(operationId, match.segment), headOnly);
+    }
+
+    // The documentation routes need no key.
+    if (operationId === DOCS_OPERATIONS.json) {
+      return textResponse(200, docs.json(url.origin), JSON_CONTENT_TYPE, headOnly);
+    }
+    if (operationId === DOCS_OPERATIONS.html)
+      return textResponse(200, docs.html(), HTML_CONTENT_TYPE, headOnly);
+
+    // Auth: key, then scope, then the moderation-mode prerequisite (all from the contract's extensions).
+    const auth = authenticate(state.keys, request.headers.get('x-api-key'), clock.now());
+    if (!auth.ok) {
+      const error =
+        auth.reason === 'missing'
+          ? errors.keyMissing()
+          : auth.reason === 'expired'
+            ? errors.keyExpired()
+            : auth.reason === 'revoked'
+              ? errors.keyRevoked()
+              : errors.keyUnknown();
+      return finish(request, operation, error, headOnly);
+    }
+    const key = auth.key;
+    const organization = state.organizations.get(key.organizationId);
+    if (organization === undefined) return finish(request, operation, errors.keyUnknown(), headOnly);
+    if (operation.requiredScope !== null && !hasScope(key, operation.requiredScope)) {
+      return finish(
+        request,
+        operation,
+        errors.scopeMissing(operationId, operation.requiredScope, key.profile),
+        headOnly,
+      );
+    }
+    if (
+      operation.requiresModerationMode !== null &&
+      organization.moderationMode !== operation.requiresModerationMode
+    ) {
+      const error = errors.moderationModeRequired(operationId, organization.id, organization.moderationMode);
+      return finish(request, operation, error, headOnly);
+    }
+
+    // Body: size, content type, JSON.
+    let rawBody = '';
+    let body: unknown;
+    if (operation.requestBodySchema !== undefined) {
+      const read = await readJsonBody(request, operationId, options.maxBodyBytes);
+      if (!read.ok) return finish(request, operation, read.error, headOnly);
+      if (!read.present && operation.requestBodyRequired) {
+        return finish(request, operation, errors.bodyRequired(operationId), headOnly);
+      }
+      rawBody = read.text;
+      body = read.value;
+    }
+
+    // Contract validation.
+    const policy = validationPolicyOf(operationId);
+    const validation = contract.validateRequest(
+      operationId,
+      {
+        pathParams: match.pathParams,
+        query: url.searchParams,
+        body,
+        contentType: request.headers.get('content-type'),
+      },
+      { body: policy.body },
+    );
+    if (!validation.ok) {
+      for (const interceptor of interceptors) {
+        interceptor.onRequestIssues?.({ operationId, request, issues: validation.issues, rawBody });
+      }
+      const paramIssues = validation.issues.filter((i) => i.location !== 'body');
+      const error =
+        paramIssues.length > 0
+          ? errors.invalidParameters(operationId, paramIssues)
+          : policy.invalidBody(operationId, validation.issues, body);
+      return finish(request, operation, error, headOnly);
+    }
+
+    // The handler.
+    const handler = handlers[operationId as keyof typeof handlers];
+    if (handler === undefined)
+      return finish(request, operation, errors.notImplemented(operationId), headOnly);
+    let result: HandlerResult;
+    try {
+      result = await handler({
+        operationId,
+        organization,
+        key,
+        pathParams: validation.pathParams,
+        query: validation.query,
+        body: validation.body,
+        rawBody,
+        state,
+        clock,
+      });
+    } catch (error) {
+      recordUnexpected(request, operation, error);
+      result = errors.internal();
+    }
+    return finish(request, operation, result, headOnly, rawBody);
+  };
+
+  return {
+    async handle(request, context = {}) {
+      try {
+        for (const interceptor of interceptors) {
+          const early = await interceptor.onRequest?.(request, context);
+          if (early !== undefined) return early;
+        }
+        let current = request;
+        for (const interceptor of interceptors) current = interceptor.rewriteRequest?.(current) ?? current;
+        return await pipeline(current, context);
+      } catch (error) {
+        recordUnexpected(request, null, error);
+        return jsonResponse(500, errors.internal().body, undefined, false);
+      }
+    },
+    admin,
+    get state() {
+      return state;
+    },
+    clock,
+    options,
+    selfCheckFailures,
+    unexpectedErrors,
+  };
+}

@@ -1,0 +1,17 @@
+/** GET /v0/agents/{id} (spec 4.6): daily metrics, aggregate, workload and queues of one agent; 404 when unknown. */
+import { resolveWindow } from '../data/dates.ts';
+import { agentDetail } from '../data/reports.ts';
+import { badRequest, notFound, ok } from '../data/results.ts';
+import { orgData } from '../data/state.ts';
+import type { EngineState } from '../state.ts';
+import type { Handler } from '../types.ts';
+
+export const getAgent: Handler<EngineState> = (ctx) => {
+  const id = ctx.pathParams['id'] ?? '';
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const index = org.catalog.agents.findIndex((a) => a.userId === id);
+  if (index < 0) return notFound('Agent', id);
+  const window = resolveWindow(ctx.query, ctx.clock.now());
+  if (!window.ok) return badRequest(ctx.operationId, window.error);
+  return ok({ success: true, data: agentDetail(org, window.value, index) });
+};

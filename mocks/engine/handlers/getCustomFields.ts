@@ -1,0 +1,14 @@
+/** GET /v0/actions/{actionId}/custom-fields (spec 4.3): every registered field with value and provenance. */
+import { readFields } from '../data/custom-fields.ts';
+import { notFound, ok } from '../data/results.ts';
+import { findRow, orgData } from '../data/state.ts';
+import type { EngineState } from '../state.ts';
+import type { Handler } from '../types.ts';
+
+export const getCustomFields: Handler<EngineState> = (ctx) => {
+  const actionId = ctx.pathParams['actionId'] ?? '';
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const row = findRow(org, actionId);
+  if (row < 0) return notFound('Action', actionId);
+  return ok({ actionId, fields: readFields(org, row) });
+};

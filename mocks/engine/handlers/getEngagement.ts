@@ -1,0 +1,22 @@
+/** GET /v0/analytics/engagement (spec 4.12): messages per user, weekly growth and a funnel, optionally per platform. */
+import { resolveWindow } from '../data/dates.ts';
+import { engagement } from '../data/reports.ts';
+import { badRequest, ok, stringParam } from '../data/results.ts';
+import { orgData } from '../data/state.ts';
+import type { EngineState } from '../state.ts';
+import type { Handler } from '../types.ts';
+
+export const getEngagement: Handler<EngineState> = (ctx) => {
+  const window = resolveWindow(ctx.query, ctx.clock.now());
+  if (!window.ok) return badRequest(ctx.operationId, window.error);
+  const raw = stringParam(ctx.query, 'platforms');
+  const list = raw
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const platforms = list !== undefined && list.length > 0 ? new Set(list) : undefined;
+  return ok({
+    success: true,
+    data: engagement(orgData(ctx.state.data, ctx.organization.id), window.value, platforms),
+  });
+};

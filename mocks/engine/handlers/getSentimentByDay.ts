@@ -1,0 +1,16 @@
+/** GET /v0/analytics/sentiment (spec 4.10): per UTC day of the window, actions by sentiment label. */
+import { resolveWindow } from '../data/dates.ts';
+import { sentimentByDay } from '../data/reports.ts';
+import { badRequest, ok } from '../data/results.ts';
+import { orgData } from '../data/state.ts';
+import type { EngineState } from '../state.ts';
+import type { Handler } from '../types.ts';
+
+export const getSentimentByDay: Handler<EngineState> = (ctx) => {
+  const window = resolveWindow(ctx.query, ctx.clock.now());
+  if (!window.ok) return badRequest(ctx.operationId, window.error);
+  return ok({
+    success: true,
+    data: sentimentByDay(orgData(ctx.state.data, ctx.organization.id), window.value),
+  });
+};

@@ -1,0 +1,26 @@
+/** GET /v0/analytics/tags (spec 4.8): tag counts of the window, searchable and paginated (limit default 50). */
+import { resolveWindow } from '../data/dates.ts';
+import { tagAnalytics } from '../data/reports.ts';
+import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
+import { orgData } from '../data/state.ts';
+import type { EngineState } from '../state.ts';
+import type { Handler } from '../types.ts';
+
+export const TAG_ANALYTICS_DEFAULT_LIMIT = 50;
+
+export const getTagAnalytics: Handler<EngineState> = (ctx) => {
+  const op = ctx.operationId;
+  const window = resolveWindow(ctx.query, ctx.clock.now());
+  if (!window.ok) return badRequest(op, window.error);
+  const limit = intParam(ctx.query, 'limit', TAG_ANALYTICS_DEFAULT_LIMIT, 1, 1_000_000);
+  if (!limit.ok) return badRequest(op, limit.error);
+  const offset = intParam(ctx.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  if (!offset.ok) return badRequest(op, offset.error);
+  const data = tagAnalytics(orgData(ctx.state.data, ctx.organization.id), window.value, {
+    respondedOnly: boolParam(ctx.query, 'respondedOnly') === true,
+    search: stringParam(ctx.query, 'search'),
+    limit: limit.value,
+    offset: offset.value,
+  });
+  return ok({ success: true, data });
+};

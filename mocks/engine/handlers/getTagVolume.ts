@@ -1,0 +1,34 @@
+/**
+ * GET /v0/analytics/tags/volume (spec 4.9): per day and tag, the number of window actions carrying
+ * the tag. Tags are the `tagIds` given (comma-separated) or the top `topTagsLimit` (default 10).
+ */
+import { resolveWindow } from '../data/dates.ts';
+import { tagVolume } from '../data/reports.ts';
+import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
+import { orgData } from '../data/state.ts';
+import type { EngineState } from '../state.ts';
+import type { Handler } from '../types.ts';
+
+export const TOP_TAGS_DEFAULT = 10;
+
+export const getTagVolume: Handler<EngineState> = (ctx) => {
+  const op = ctx.operationId;
+  const window = resolveWindow(ctx.query, ctx.clock.now());
+  if (!window.ok) return badRequest(op, window.error);
+  const top = intParam(ctx.query, 'topTagsLimit', TOP_TAGS_DEFAULT, 1, 10_000);
+  if (!top.ok) return badRequest(op, top.error);
+  const rawIds = stringParam(ctx.query, 'tagIds');
+  const tagIds =
+    rawIds === undefined
+      ? undefined
+      : rawIds
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
+  const data = tagVolume(orgData(ctx.state.data, ctx.organization.id), window.value, {
+    respondedOnly: boolParam(ctx.query, 'respondedOnly') === true,
+    topTagsLimit: top.value,
+    tagIds: tagIds !== undefined && tagIds.length > 0 ? tagIds : undefined,
+  });
+  return ok({ success: true, data });
+};

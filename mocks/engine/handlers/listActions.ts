@@ -1,0 +1,88 @@
+/**
+ * GET /v0/action/list (spec 4.1): a createdAt (or updatedAt) window, newest first, responded actions
+ * only unless `fullFilter` is given. Legacy `filter`/`filterJson` contribute only the responded flag.
+ */
+import { resolveWindow } from '../data/dates.ts';
+import { compileFilter, parseFilter } from '../data/filter-dsl.ts';
+import { listPage, type Selection, type SortField } from '../data/query.ts';
+import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
+import { orgData } from '../data/state.ts';
+import { actionSummary } from '../data/view.ts';
+import type { EngineState } from '../state.ts';
+import type { Handler } from '../types.ts';
+
+export const FULL_FILTER_MAX = 10_000;
+
+export const listActions: Handler<EngineState> = (ctx) => {
+  const op = ctx.operationId;
+  const { query } = ctx;
+  const pageSize = intParam(query, 'pageSize', 50, 1, 500);
+  if (!pageSize.ok) return badRequest(op, pageSize.error);
+  const sortRaw = stringParam(query, 'sortBy') ?? 'createdAt';
+  if (sortRaw !== 'createdAt' && sortRaw !== 'updatedAt') {
+    return badRequest(op, `query parameter sortBy must be createdAt or updatedAt (got ${sortRaw})`);
+  }
+  const sortBy: SortField = sortRaw;
+  const window = resolveWindow(query, ctx.clock.now());
+  if (!window.ok) return badRequest(op, window.error);
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const selection = selectionOf(op, query, org);
+  if ('status' in selection) return selection;
+  const page = listPage(org, sortBy, window.value, selection, pageSize.value);
+  const include = boolParam(query, 'includeFullConversation') === true;
+  return ok({
+    data: page.rows.map((row) => actionSummary(org, row, include)),
+    totalRecords: page.total,
+    currentPage: 1,
+    pageSize: pageSize.value,
+    totalPages: Math.ceil(page.total / pageSize.value),
+  });
+};
+
+type SelectionOrError = Selection | ReturnType<typeof badRequest>;
+
+function selectionOf(
+  op: string,
+  query: Readonly<Record<string, unknown>>,
+  org: Parameters<typeof compileFilter>[0],
+): SelectionOrError {
+  const fullFilter = stringParam(query, 'fullFilter');
+  const filter = stringParam(query, 'filter');
+  const filterJson = stringParam(query, 'filterJson');
+  if (fullFilter !== undefined) {
+    if (filter !== undefined || filterJson !== undefined) {
+      return badRequest(op, 'fullFilter must not be combined with filter or filterJson');
+    }
+    if (fullFilter.length > FULL_FILTER_MAX) {
+      return badRequest(op, `fullFilter is longer than ${FULL_FILTER_MAX} characters (${fullFilter.length})`);
+    }
+    const terms = parseFilter(fullFilter, 'fullFilter');
+    if (!terms.ok) return badRequest(op, terms.error);
+    if (terms.value.length === 0) return { kind: 'all' };
+    return { kind: 'predicate', predicate: compileFilter(org, terms.value) };
+  }
+  let responded = true;
+  if (filter !== undefined) {
+    const match = /(?:^|[+\s&,;])responded\s*[=:]\s*(true|false)\b/.exec(filter);
+    if (match) responded = match[1] === 'true';
+  }
+  if (filterJson !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(filterJson);
+    } catch (error) {
+      return badRequest(
+        op,
+        `filterJson is not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
+      );
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return badRequest(op, 'filterJson must be a JSON object');
+    }
+    const flag = (parsed as Record<string, unknown>)['responded'];
+    if (flag === true || flag === 'true') responded = true;
+    else if (flag === false || flag === 'false') responded = false;
+    else if (flag !== undefined) return badRequest(op, 'filterJson.responded must be true or false');
+  }
+  return { kind: 'responded', responded };
+}

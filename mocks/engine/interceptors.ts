@@ -1,0 +1,53 @@
+/**
+ * The seam for observers and fault injection (the violation log and the chaos modes plug in here).
+ * Interceptors run in order; none is installed by default, and the pipeline pays nothing for them then.
+ */
+import type { ValidationIssue } from '../../src/contract/index.ts';
+import type { AdminApi } from './admin/api.ts';
+import type { MockClock } from './clock.ts';
+import type { EngineState } from './state.ts';
+import type { HandlerResult } from './types.ts';
+
+/** What an interceptor may reach of the engine it is installed in (given once, by `createEngine`). */
+export interface InterceptorHost {
+  /** The current state (a new object after `admin.reset()`). */
+  readonly state: EngineState;
+  readonly clock: MockClock;
+  /** The engine's admin API; its identity is stable, so per-engine registries key on it. */
+  readonly admin: AdminApi;
+}
+
+export interface RequestContext {
+  /** Address of the client as the transport saw it (`127.0.0.1`, `::1`...). MSW passes loopback. */
+  readonly remoteAddress?: string;
+}
+
+export interface RequestIssuesEvent {
+  readonly operationId: string;
+  readonly request: Request;
+  readonly issues: readonly ValidationIssue[];
+  /** The request body as read by the engine ('' when none); the request's own stream is consumed. */
+  readonly rawBody: string;
+}
+
+export interface ResultEvent {
+  /** Null when the request matched no operation (404/405) or was an admin/docs request. */
+  readonly operationId: string | null;
+  readonly request: Request;
+  readonly result: HandlerResult;
+  /** The request body as read by the engine ('' when none was read). */
+  readonly rawBody: string;
+}
+
+export interface EngineInterceptor {
+  /** Called once by `createEngine` with the engine's state, clock and admin API. */
+  attach?(host: InterceptorHost): void;
+  /** Before routing. Return a Response to answer instead of the engine (injected 500, latency, drops). */
+  onRequest?(request: Request, context: RequestContext): Response | undefined | Promise<Response | undefined>;
+  /** After `onRequest`, before routing: return a replacement request (chaos maps served ids back). */
+  rewriteRequest?(request: Request): Request | undefined;
+  /** A request failed contract validation (it is answered with 400/422 as usual). */
+  onRequestIssues?(event: RequestIssuesEvent): void;
+  /** Every JSON result before self-check and serialisation; return a replacement to change it. */
+  onResult?(event: ResultEvent): HandlerResult | undefined;
+}

@@ -1,0 +1,100 @@
+/**
+ * Engine options, normalised once into a complete object (defaults checked with `satisfies`) and
+ * rejected at construction with a clear message when invalid.
+ */
+import type { Contract } from '../../src/contract/index.ts';
+import { MockClock, realTimeClock } from './clock.ts';
+import type { IngestionStateOptions } from './ingestion/index.ts';
+import type { EngineInterceptor } from './interceptors.ts';
+import type { ModerationStateOptions } from './moderation/index.ts';
+
+export interface EngineOptions {
+  /** PRNG seed of the data set and of generated ids. Default 42. */
+  readonly seed?: number | string;
+  /** Number of seeded actions over all organizations. Default 2000. */
+  readonly actions?: number;
+  /**
+   * `'real'` (default): follows real time from start-up and can still be advanced or set.
+   * `'frozen'`: stands still at start-up time until advanced or set. Or a `MockClock` of your own.
+   */
+  readonly clock?: 'real' | 'frozen' | MockClock;
+  /** Validate every response against the contract; a mismatch becomes a 500 and is recorded. Default false. */
+  readonly selfCheck?: boolean;
+  /** Cap of conversation search's `totalRecords` (`totalRecordsCapped` beyond). Default 10000. */
+  readonly searchCap?: number;
+  /** Largest accepted request body in bytes (413 beyond). Default 1 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Token that opens the admin API to non-loopback clients (header `X-Mock-Admin-Token`). Default none. */
+  readonly adminToken?: string | null;
+  /** Passed to the moderation slice (latency, policy...). */
+  readonly moderation?: Omit<ModerationStateOptions, 'clock'>;
+  /** Passed to the ingestion slice (latency). */
+  readonly ingestion?: Omit<IngestionStateOptions, 'clock'>;
+  /** Where `/docs` loads the Swagger UI assets from. Default `/docs/` (served by the HTTP adapter). */
+  readonly swaggerUiAssetsBase?: string;
+  /** Observers of the pipeline (violation log, chaos modes). Default none. */
+  readonly interceptors?: readonly EngineInterceptor[];
+  /** Another contract (tests of the engine itself). Default: `contract/openapi.json`. */
+  readonly contract?: Contract;
+}
+
+export interface NormalizedEngineOptions {
+  readonly seed: number | string;
+  readonly actions: number;
+  readonly clock: MockClock;
+  readonly selfCheck: boolean;
+  readonly searchCap: number;
+  readonly maxBodyBytes: number;
+  readonly adminToken: string | null;
+  readonly moderation: Omit<ModerationStateOptions, 'clock'>;
+  readonly ingestion: Omit<IngestionStateOptions, 'clock'>;
+  readonly swaggerUiAssetsBase: string;
+  readonly interceptors: readonly EngineInterceptor[];
+}
+
+export const ENGINE_DEFAULTS = {
+  seed: 42,
+  actions: 2000,
+  selfCheck: false,
+  searchCap: 10_000,
+  maxBodyBytes: 1024 * 1024,
+  adminToken: null,
+  swaggerUiAssetsBase: '/docs/',
+} as const satisfies Partial<NormalizedEngineOptions>;
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer (got ${value})`);
+  return value;
+}
+
+export function normalizeOptions(options: EngineOptions = {}): NormalizedEngineOptions {
+  const actions = options.actions ?? ENGINE_DEFAULTS.actions;
+  if (!Number.isSafeInteger(actions) || actions < 0) {
+    throw new RangeError(`actions must be a non-negative integer (got ${actions})`);
+  }
+  const clockOption = options.clock ?? 'real';
+  const clock =
+    clockOption === 'real'
+      ? realTimeClock()
+      : clockOption === 'frozen'
+        ? new MockClock({ start: realTimeClock().now() })
+        : clockOption;
+  if (!(clock instanceof MockClock)) throw new TypeError("clock must be 'real', 'frozen' or a MockClock");
+  const adminToken = options.adminToken ?? ENGINE_DEFAULTS.adminToken;
+  if (adminToken !== null && adminToken.length < 8)
+    throw new RangeError('adminToken must have at least 8 characters');
+  return {
+    seed: options.seed ?? ENGINE_DEFAULTS.seed,
+    actions,
+    clock,
+    selfCheck: options.selfCheck ?? ENGINE_DEFAULTS.selfCheck,
+    searchCap: positiveInteger('searchCap', options.searchCap ?? ENGINE_DEFAULTS.searchCap),
+    maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? ENGINE_DEFAULTS.maxBodyBytes),
+    adminToken,
+    moderation: options.moderation ?? {},
+    ingestion: options.ingestion ?? {},
+    swaggerUiAssetsBase: options.swaggerUiAssetsBase ?? ENGINE_DEFAULTS.swaggerUiAssetsBase,
+    interceptors: options.interceptors ?? [],
+  };
+}

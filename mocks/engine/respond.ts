@@ -1,0 +1,44 @@
+/** Building WHATWG Responses: JSON with one content type, HTML for the docs page, CORS on every answer. */
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
+
+/** Every response may be read cross-origin: a front end on another port calls the mock directly. */
+const CORS_HEADERS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'allow, x-mock-error-code',
+} as const;
+
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> | undefined,
+  headOnly: boolean,
+): Response {
+  const init: ResponseInit = {
+    status,
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS, ...headers },
+  };
+  const noBody = headOnly || status === 204 || status === 304 || body === undefined;
+  return new Response(noBody ? null : JSON.stringify(body), init);
+}
+
+export function textResponse(status: number, text: string, contentType: string, headOnly: boolean): Response {
+  return new Response(headOnly ? null : text, {
+    status,
+    headers: { 'content-type': contentType, ...CORS_HEADERS },
+  });
+}
+
+/** The answer to a CORS preflight (an OPTIONS request carrying Access-Control-Request-Method). */
+export function preflightResponse(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...CORS_HEADERS,
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, PATCH, DELETE',
+      'access-control-allow-headers': 'content-type, x-api-key, x-mock-admin-token, authorization',
+      'access-control-max-age': '600',
+    },
+  });
+}

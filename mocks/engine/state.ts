@@ -1,0 +1,34 @@
+/**
+ * The engine state: one object composed from the slices' own factories. Two engines never share it;
+ * `reset` builds a new one from the same options.
+ */
+import { generateDataset } from '../../fixtures/index.ts';
+import { type AuthState, createAuthState } from './auth/index.ts';
+import { createDataState, type DataState } from './data/index.ts';
+import { createIngestionState, type IngestionState } from './ingestion/index.ts';
+import { createModerationState, type ModerationState } from './moderation/index.ts';
+import type { NormalizedEngineOptions } from './options.ts';
+import type { Organization } from './types.ts';
+
+export interface EngineState {
+  /** Organizations by id; `moderationMode` is mutable through the admin API. */
+  readonly organizations: ReadonlyMap<string, Organization>;
+  readonly keys: AuthState;
+  readonly data: DataState;
+  readonly moderation: ModerationState;
+  readonly ingestion: IngestionState;
+}
+
+/** Builds the state of a fresh engine: the seeded data set anchored at the clock's current time. */
+export function createEngineState(options: NormalizedEngineOptions): EngineState {
+  const clock = options.clock;
+  const dataset = generateDataset({ seed: options.seed, actions: options.actions, anchor: clock.now() });
+  const organizations = new Map(dataset.organizations.map((org) => [org.id, org]));
+  return {
+    organizations,
+    keys: createAuthState(dataset.keys, options.seed),
+    data: createDataState({ clock, dataset, searchCap: options.searchCap }),
+    moderation: createModerationState({ seed: options.seed, ...options.moderation, clock }),
+    ingestion: createIngestionState({ ...options.ingestion, clock }),
+  };
+}

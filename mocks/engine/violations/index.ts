@@ -1,0 +1,23 @@
+/**
+ * The violation log (for SDK authors): records every contract violation of incoming requests, and
+ * ids that a client mangled by parsing them as numbers (precision loss). See docs/sdk-authors.md.
+ *
+ * @example
+ * const log = createViolationLog();
+ * const engine = createEngine({ interceptors: [log] });
+ * // ... run the client's tests against the engine (or GET /__mock/violations over HTTP)
+ * expect(log.list()).toEqual([]);
+ */
+export { findKnownId, ID_PATH_PARAMETERS, type IdPathParameter, type IdRecord } from './known-ids.ts';
+export {
+  createViolationLog,
+  DEFAULT_MAX_BODY_CHARS,
+  DEFAULT_VIOLATION_CAPACITY,
+  REDACTED,
+  registerAliasResolver,
+  type ViolationLog,
+  type ViolationLogOptions,
+  violationLogOf,
+} from './log.ts';
+export { doubleRoundTripPreimages, type PreimageOptions, printedAfterDoubleParse } from './precision.ts';
+export type * from './types.ts';

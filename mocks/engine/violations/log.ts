@@ -1,0 +1,305 @@
+/**
+ * The violation log: an engine interceptor that records every contract violation of incoming requests
+ * in a ring buffer (default 1000 entries; the oldest is dropped first), so that a client's test suite
+ * can assert it sent only valid requests. Nothing is recorded for valid requests, and the pipeline
+ * pays only on invalid ones (and on 404s of id operations, for the precision-loss check).
+ */
+import { matchOperation, type ValidationIssue, validateSchema } from '../../../src/contract/index.ts';
+import type { AdminApi } from '../admin/api.ts';
+import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
+import { findKnownId, ID_PATH_PARAMETERS } from './known-ids.ts';
+import { doubleRoundTripPreimages } from './precision.ts';
+import type {
+  RecordedRequest,
+  Violation,
+  ViolationFilter,
+  ViolationIssue,
+  ViolationKind,
+  ViolationLogStats,
+} from './types.ts';
+
+export const DEFAULT_VIOLATION_CAPACITY = 1000;
+export const DEFAULT_MAX_BODY_CHARS = 4096;
+
+export interface ViolationLogOptions {
+  /** Entries kept (ring buffer). Default 1000. */
+  readonly capacity?: number;
+  /** Request body characters kept per entry. Default 4096. */
+  readonly maxBodyChars?: number;
+  /**
+   * Other ids the client may have been served, mapped to the engine's id (chaos `--chaos-big-ids`
+   * serves aliases). Consulted by the precision-loss check. Default: the chaos interceptor's aliases.
+   */
+  readonly aliases?: (servedId: string) => string | undefined;
+}
+
+export interface ViolationLog extends EngineInterceptor {
+  readonly kind: 'violation-log';
+  list(filter?: ViolationFilter): readonly Violation[];
+  /** Empties the log; returns how many entries it held. */
+  clear(): number;
+  stats(): ViolationLogStats;
+}
+
+/** Engine error codes that mean the request itself broke the contract (not a key or state problem). */
+const MALFORMED_CODES: ReadonlySet<string> = new Set([
+  'ROUTE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'BAD_PATH_ENCODING',
+  'KEY_MISSING',
+  'BODY_TOO_LARGE',
+  'BODY_REQUIRED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'MALFORMED_JSON',
+]);
+
+/** Header values never written to the log. */
+const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'x-api-key',
+  'x-mock-admin-token',
+  'authorization',
+  'cookie',
+]);
+export const REDACTED = '[redacted]';
+
+/** A versioned REST path (`/v0/...`): unknown paths elsewhere (`/favicon.ico`) are not client calls. */
+const VERSIONED_PATH = /^\/v\d+(?:\/|$)/;
+
+const registry = new WeakMap<AdminApi, ViolationLog>();
+
+/** Enough to name the intended id and a few others that print alike. */
+const MAX_INTENDED = 4;
+
+/** The violation log installed in the engine owning `admin`, if any (the admin routes find it here). */
+export function violationLogOf(admin: AdminApi): ViolationLog | undefined {
+  return registry.get(admin);
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive integer (got ${value})`);
+  }
+  return value;
+}
+
+/**
+ * Creates a violation log; install it with `createEngine({ interceptors: [log] })` (one engine per log).
+ *
+ * @example
+ * const log = createViolationLog({ capacity: 200 });
+ * const engine = createEngine({ interceptors: [log] });
+ * await engine.handle(new Request('http://mock/v0/action/list?pageSize=0', { headers: { 'x-api-key': key } }));
+ * log.list()[0]?.issues[0]?.pointer; // 'pageSize'
+ */
+export function createViolationLog(options: ViolationLogOptions = {}): ViolationLog {
+  const capacity = positive('capacity', options.capacity ?? DEFAULT_VIOLATION_CAPACITY);
+  const maxBodyChars = positive('maxBodyChars', options.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS);
+  const ring: (Violation | undefined)[] = new Array(capacity);
+  let head = 0; // index of the oldest entry
+  let size = 0;
+  let total = 0;
+  let dropped = 0;
+  let host: InterceptorHost | undefined;
+  /** Issues of a request, from onRequestIssues until its result is known. */
+  const pending = new WeakMap<Request, { issues: readonly ValidationIssue[]; rawBody: string }>();
+
+  const push = (entry: Omit<Violation, 'seq' | 'at'>): void => {
+    total += 1;
+    const at = new Date(host?.clock.now() ?? 0).toISOString();
+    const violation: Violation = { seq: total, at, ...entry };
+    if (size < capacity) {
+      ring[(head + size) % capacity] = violation;
+      size += 1;
+    } else {
+      ring[head] = violation;
+      head = (head + 1) % capacity;
+      dropped += 1;
+    }
+  };
+
+  const recordRequest = (request: Request, rawBody: string): RecordedRequest => {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = SECRET_HEADERS.has(name) ? REDACTED : value;
+    });
+    return {
+      method: request.method.toUpperCase(),
+      url: request.url,
+      headers,
+      body: rawBody === '' ? null : rawBody.slice(0, maxBodyChars),
+      bodyTruncated: rawBody.length > maxBodyChars,
+    };
+  };
+
+  const record = (
+    kind: ViolationKind,
+    event: ResultEvent,
+    issues: readonly ViolationIssue[],
+    intendedId: string | null = null,
+  ): void => {
+    push({
+      kind,
+      operationId: event.operationId,
+      status: event.result.status,
+      issues,
+      intendedId,
+      request: recordRequest(event.request, event.rawBody),
+    });
+  };
+
+  const aliases = (id: string): string | undefined => options.aliases?.(id) ?? chaosAliases?.(id);
+  let chaosAliases: ((id: string) => string | undefined) | undefined;
+
+  /** A 404 on an id operation: was the id a known one after a round trip through a double? */
+  const checkPrecisionLoss = (event: ResultEvent): void => {
+    const operationId = event.operationId ?? '';
+    const parameter = ID_PATH_PARAMETERS[operationId];
+    if (parameter === undefined || host === undefined) return;
+    const url = new URL(event.request.url);
+    const match = matchOperation(event.request.method, url.pathname);
+    const sent = match.kind === 'match' ? match.pathParams[parameter.name] : undefined;
+    const key = event.request.headers.get('x-api-key');
+    const organizationId = key === null ? undefined : host.state.keys.byKey.get(key)?.organizationId;
+    if (sent === undefined || organizationId === undefined) return;
+    const state = host.state;
+    const known = (id: string): boolean => {
+      if (findKnownId(state, organizationId, parameter.record, id)) return true;
+      const original = aliases(id);
+      return original !== undefined && findKnownId(state, organizationId, parameter.record, original);
+    };
+    const intended: string[] = [];
+    for (const candidate of doubleRoundTripPreimages(sent)) {
+      if (known(candidate)) intended.push(candidate);
+      if (intended.length >= MAX_INTENDED) break;
+    }
+    const first = intended[0];
+    if (first === undefined) return;
+    const others = intended.length > 1 ? ` (or ${intended.slice(1, 4).join(', ')})` : '';
+    record(
+      'precision-loss',
+      event,
+      [
+        {
+          location: 'path',
+          pointer: parameter.name,
+          field: parameter.name,
+          keyword: 'precision-loss',
+          message:
+            `path parameter ${parameter.name} ${JSON.stringify(sent)} matches no ${parameter.record} but is what ` +
+            `the known id ${JSON.stringify(first)}${others} becomes after a round trip through a double: ` +
+            'the client parsed the id as a number; ids are strings and must be sent back exactly (ID-STRING-PRESERVED)',
+        },
+      ],
+      first,
+    );
+  };
+
+  /** A moderation batch answers 202 with rejected items: record the invalid ones, re-validated for pointers. */
+  const checkBatchItems = (event: ResultEvent): void => {
+    const results = (event.result.body as { results?: unknown } | null)?.results;
+    if (!Array.isArray(results)) return;
+    let cases: unknown;
+    try {
+      cases = (JSON.parse(event.rawBody) as { cases?: unknown }).cases;
+    } catch {
+      return;
+    }
+    if (!Array.isArray(cases)) return;
+    const issues: ViolationIssue[] = [];
+    results.forEach((item: unknown, index: number) => {
+      const rejected = item as { status?: unknown; code?: unknown };
+      if (rejected.status !== 'rejected' || rejected.code === undefined) return;
+      const validation = validateSchema('ModerationSubmission', cases[index], 'body');
+      if (validation.ok) return;
+      for (const issue of validation.issues) {
+        issues.push({
+          location: 'body',
+          pointer: `/cases/${index}${issue.pointer}`,
+          field: issue.field === '' ? `cases[${index}]` : `cases[${index}].${issue.field}`,
+          keyword: issue.keyword,
+          message: `cases[${index}]: ${issue.message}`,
+        });
+      }
+    });
+    if (issues.length > 0) record('invalid-request', event, issues);
+  };
+
+  const malformedIssue = (code: string, message: string): ViolationIssue => {
+    const header = code === 'KEY_MISSING';
+    return {
+      location: header ? 'header' : 'transport',
+      pointer: header ? 'X-API-Key' : '',
+      field: header ? 'X-API-Key' : '',
+      keyword: code,
+      message,
+    };
+  };
+
+  const log: ViolationLog = {
+    kind: 'violation-log',
+    attach(engineHost) {
+      host = engineHost;
+      registry.set(engineHost.admin, log);
+      chaosAliases = (id) => aliasResolverOf(engineHost.admin)?.(id);
+    },
+    onRequestIssues(event) {
+      pending.set(event.request, { issues: event.issues, rawBody: event.rawBody });
+    },
+    onResult(event) {
+      const invalid = pending.get(event.request);
+      if (invalid !== undefined) {
+        pending.delete(event.request);
+        record('invalid-request', { ...event, rawBody: invalid.rawBody }, invalid.issues);
+        return undefined;
+      }
+      const result = event.result;
+      const code = 'code' in result && typeof result.code === 'string' ? result.code : undefined;
+      if (code !== undefined && MALFORMED_CODES.has(code)) {
+        const pathname = new URL(event.request.url).pathname;
+        if (event.operationId !== null || VERSIONED_PATH.test(pathname)) {
+          const message = (result.body as { error?: unknown } | null)?.error;
+          record('malformed-request', event, [malformedIssue(code, String(message ?? code))]);
+        }
+        return undefined;
+      }
+      if (result.status === 404) checkPrecisionLoss(event);
+      else if (event.operationId === 'submitModerationBatch' && result.status === 202) checkBatchItems(event);
+      return undefined;
+    },
+    list(filter = {}) {
+      const out: Violation[] = [];
+      for (let i = 0; i < size; i++) {
+        const entry = ring[(head + i) % capacity];
+        if (entry === undefined) continue;
+        if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
+        if (filter.operationId !== undefined && entry.operationId !== filter.operationId) continue;
+        if (filter.since !== undefined && entry.seq <= filter.since) continue;
+        out.push(entry);
+      }
+      return out;
+    },
+    clear() {
+      const cleared = size;
+      ring.fill(undefined);
+      head = 0;
+      size = 0;
+      return cleared;
+    },
+    stats: () => ({ capacity, total, retained: size, dropped }),
+  };
+  return log;
+}
+
+/** Chaos registers its alias resolver here so the log can name a mangled served id (no import cycle). */
+const aliasRegistry = new WeakMap<AdminApi, (servedId: string) => string | undefined>();
+
+export function registerAliasResolver(
+  admin: AdminApi,
+  resolve: (servedId: string) => string | undefined,
+): void {
+  aliasRegistry.set(admin, resolve);
+}
+
+function aliasResolverOf(admin: AdminApi): ((servedId: string) => string | undefined) | undefined {
+  return aliasRegistry.get(admin);
+}

@@ -1,0 +1,66 @@
+/** The records of the violation log (served as JSON by `GET /__mock/violations`). */
+import type { IssueLocation } from '../../../src/contract/index.ts';
+
+/**
+ * - `invalid-request`: a parameter or the body broke the operation's schema (or a moderation batch item
+ *   was rejected as invalid).
+ * - `malformed-request`: the request could not be matched or read as the contract requires (unknown
+ *   path or method, malformed JSON, wrong content type, body too large or missing, no `X-API-Key`).
+ * - `precision-loss`: an id in the path matched nothing but is what a known id becomes after a round
+ *   trip through a double; `intendedId` names it.
+ */
+export type ViolationKind = 'invalid-request' | 'malformed-request' | 'precision-loss';
+
+export interface ViolationIssue {
+  readonly location: IssueLocation | 'transport';
+  /** A JSON pointer in the body (`/records/3/score`), or the parameter or header name. */
+  readonly pointer: string;
+  /** A human path: `pageSize`, `records[3].score`. */
+  readonly field: string;
+  /** The JSON Schema keyword (`maximum`, `required`...), or `precision-loss`, or the engine error code. */
+  readonly keyword: string;
+  readonly message: string;
+}
+
+/** The offending request, without secrets: key and token header values are replaced. */
+export interface RecordedRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body text, cut at the log's `maxBodyChars`; null when the request had none. */
+  readonly body: string | null;
+  readonly bodyTruncated: boolean;
+}
+
+export interface Violation {
+  /** 1, 2, 3... in arrival order; never reused, not even after `clear()`. */
+  readonly seq: number;
+  /** When, on the engine clock (ISO 8601). */
+  readonly at: string;
+  readonly kind: ViolationKind;
+  /** The operation the request was for; null when it matched none. */
+  readonly operationId: string | null;
+  /** The status the mock answered. */
+  readonly status: number;
+  readonly issues: readonly ViolationIssue[];
+  /** For `precision-loss`: the known id the client meant (the first, if several fit). Else null. */
+  readonly intendedId: string | null;
+  readonly request: RecordedRequest;
+}
+
+export interface ViolationFilter {
+  readonly kind?: ViolationKind;
+  readonly operationId?: string;
+  /** Only violations with a greater `seq` (poll with the last seq you saw). */
+  readonly since?: number;
+}
+
+export interface ViolationLogStats {
+  readonly capacity: number;
+  /** Recorded since start (or since the engine was created), including those dropped or cleared. */
+  readonly total: number;
+  /** Currently held. */
+  readonly retained: number;
+  /** Pushed out of the ring buffer by newer ones. */
+  readonly dropped: number;
+}
