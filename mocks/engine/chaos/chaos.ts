@@ -15,9 +15,9 @@ import { type ChaosConfig, type ChaosOptions, normalizeChaos } from './config.ts
 import { IdAliases } from './ids.ts';
 import { addUnknownFields } from './unknown-fields.ts';
 
-/** Counts since the chaos instance was created (or last reconfigured with a new seed). */
+/** Counts since the chaos instance was created (or last given a seed). */
 export interface ChaosStats {
-  /** REST requests seen. */
+  /** REST requests seen while a fault mode (latency, errors, drops) was on. */
   readonly requests: number;
   readonly delayed: number;
   /** Sum of the delays applied (ms). */
@@ -35,7 +35,7 @@ export interface ChaosStats {
 export interface Chaos extends EngineInterceptor {
   readonly kind: 'chaos';
   config(): ChaosConfig;
-  /** Changes some modes (absent keys keep their value); a new `seed` restarts the random sources. */
+  /** Changes some modes (absent keys keep their value); giving `seed` (even the same) restarts the random sources and counters. */
   configure(patch: ChaosOptions): ChaosConfig;
   /** Every mode off (the seed is kept). */
   off(): ChaosConfig;
@@ -106,6 +106,8 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
       registerAliasResolver(host.admin, (id) => aliases.original(id));
     },
     async onRequest(request) {
+      // With every fault mode off (the default of `cca-kit mock`) this is all a request pays.
+      if (config.latency === null && config.dropRate === 0 && config.errorRate === 0) return undefined;
       if (!isRest(request)) return undefined;
       counts.requests += 1;
       const latency = config.latency;
@@ -153,10 +155,8 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
     },
     config: () => config,
     configure(patch) {
-      const next = normalizeChaos(patch, config);
-      const reseeded = patch.seed !== undefined && next.seed !== config.seed;
-      config = next;
-      if (reseeded) reseed();
+      config = normalizeChaos(patch, config);
+      if (patch.seed !== undefined) reseed();
       return config;
     },
     off() {

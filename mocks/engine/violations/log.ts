@@ -67,6 +67,16 @@ const VERSIONED_PATH = /^\/v\d+(?:\/|$)/;
 
 const registry = new WeakMap<AdminApi, ViolationLog>();
 
+/** Chaos registers its alias resolver here so the log can name a mangled served id (no import cycle). */
+const aliasRegistry = new WeakMap<AdminApi, (servedId: string) => string | undefined>();
+
+export function registerAliasResolver(
+  admin: AdminApi,
+  resolve: (servedId: string) => string | undefined,
+): void {
+  aliasRegistry.set(admin, resolve);
+}
+
 /** Enough to name the intended id and a few others that print alike. */
 const MAX_INTENDED = 4;
 
@@ -147,8 +157,9 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     });
   };
 
-  const aliases = (id: string): string | undefined => options.aliases?.(id) ?? chaosAliases?.(id);
-  let chaosAliases: ((id: string) => string | undefined) | undefined;
+  /** The engine id behind an id the client was served under another name (chaos big ids), if any. */
+  const aliases = (id: string): string | undefined =>
+    options.aliases?.(id) ?? (host === undefined ? undefined : aliasRegistry.get(host.admin)?.(id));
 
   /** A 404 on an id operation: was the id a known one after a round trip through a double? */
   const checkPrecisionLoss = (event: ResultEvent): void => {
@@ -240,7 +251,6 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     attach(engineHost) {
       host = engineHost;
       registry.set(engineHost.admin, log);
-      chaosAliases = (id) => aliasResolverOf(engineHost.admin)?.(id);
     },
     onRequestIssues(event) {
       pending.set(event.request, { issues: event.issues, rawBody: event.rawBody });
@@ -288,18 +298,4 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     stats: () => ({ capacity, total, retained: size, dropped }),
   };
   return log;
-}
-
-/** Chaos registers its alias resolver here so the log can name a mangled served id (no import cycle). */
-const aliasRegistry = new WeakMap<AdminApi, (servedId: string) => string | undefined>();
-
-export function registerAliasResolver(
-  admin: AdminApi,
-  resolve: (servedId: string) => string | undefined,
-): void {
-  aliasRegistry.set(admin, resolve);
-}
-
-function aliasResolverOf(admin: AdminApi): ((servedId: string) => string | undefined) | undefined {
-  return aliasRegistry.get(admin);
 }

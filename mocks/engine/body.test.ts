@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_JSON_DEPTH, readJsonBody } from './body.ts';
+
+const post = (
+  body: BodyInit | null,
+  headers: Record<string, string> = { 'content-type': 'application/json' },
+) => new Request('http://mock.test/x', { method: 'POST', body, headers });
+
+describe('readJsonBody', () => {
+  it('parses JSON and keeps the raw text', async () => {
+    const read = await readJsonBody(post('{"id":"007"}'), 'op', 100);
+    expect(read).toEqual({ ok: true, text: '{"id":"007"}', value: { id: '007' }, present: true });
+  });
+
+  it('MOCK-BODY-LIMIT-413: refuses by Content-Length and while streaming', async () => {
+    const byLength = await readJsonBody(
+      post('{"a":"0123456789"}', { 'content-type': 'application/json', 'content-length': '18' }),
+      'op',
+      10,
+    );
+    expect(!byLength.ok && byLength.error.status).toBe(413);
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < 5; i++) controller.enqueue(new Uint8Array(8).fill(32));
+        controller.close();
+      },
+    });
+    const streamed = await readJsonBody(
+      new Request('http://mock.test/x', {
+        method: 'POST',
+        body: stream,
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit),
+      'op',
+      20,
+    );
+    expect(!streamed.ok && streamed.error.status).toBe(413);
+  });
+
+  it('MOCK-UNSUPPORTED-MEDIA-TYPE-415: refuses a non-JSON content type, accepts +json and charset', async () => {
+    const text = await readJsonBody(post('{}', { 'content-type': 'text/plain' }), 'op', 100);
+    expect(!text.ok && text.error.status).toBe(415);
+    const none = await readJsonBody(
+      new Request('http://mock.test/x', { method: 'POST', body: new Uint8Array([123, 125]) }),
+      'op',
+      100,
+    );
+    expect(!none.ok && none.error.status).toBe(415);
+    expect(
+      (await readJsonBody(post('{}', { 'content-type': 'application/merge-patch+json' }), 'op', 100)).ok,
+    ).toBe(true);
+    expect(
+      (await readJsonBody(post('{}', { 'content-type': 'Application/JSON; charset=UTF-8' }), 'op', 100)).ok,
+    ).toBe(true);
+  });
+
+  it('MOCK-MALFORMED-JSON-400: malformed JSON, invalid UTF-8, blank text and deep nesting are 400', async () => {
+    for (const body of [
+      '{"a":',
+      '   ',
+      `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`,
+    ]) {
+      const read = await readJsonBody(post(body), 'op', 10_000);
+      expect(!read.ok && read.error.status, body.slice(0, 10)).toBe(400);
+    }
+    const bytes = await readJsonBody(post(new Uint8Array([0x22, 0xff, 0x22])), 'op', 100);
+    expect(!bytes.ok && bytes.error.body.error).toContain('UTF-8');
+    const deepButQuoted = `{"a":"${'['.repeat(100)}"}`;
+    expect((await readJsonBody(post(deepButQuoted), 'op', 10_000)).ok).toBe(true);
+  });
+
+  it('an empty body is absent, not an error', async () => {
+    expect(await readJsonBody(post(''), 'op', 100)).toMatchObject({ ok: true, present: false });
+    expect(await readJsonBody(new Request('http://mock.test/x'), 'op', 100)).toMatchObject({
+      ok: true,
+      present: false,
+    });
+  });
+});
