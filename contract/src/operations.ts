@@ -67,8 +67,17 @@ const bodyTransportErrors = (schema: string): Record<number, ResponseSpec> => ({
 });
 
 const malformedJson = err('Request body is not valid JSON: Unexpected end of JSON input');
-const MALFORMED_422_GAP =
-  'How a body that is not JSON at all is answered is not shown; the mock answers 422 here, the validation status this operation declares.';
+const badPathEncoding = err('Path segment is not valid percent-encoding: %E0%A4%A');
+
+/** A request that cannot be read at all: a body that is not JSON, a path segment that is not valid %-encoding. */
+const unreadable = (schema: string, withBody: boolean): ResponseSpec => ({
+  description: withBody
+    ? 'The request cannot be read: the body is not JSON, or a path segment is not valid percent-encoding.'
+    : 'The request cannot be read: a path segment is not valid percent-encoding.',
+  schema,
+  examples: withBody ? { malformedJson, badPathEncoding } : { badPathEncoding },
+  gap: 'The per-endpoint table of section 7 does not list 400 for this operation; how an unreadable request is answered is not shown. The cca-kit mock answers 400 with the general error body.',
+});
 
 const NO_AD_POLICY_GAP =
   'The spec says only that moderation requests of an organization not in ad_policy mode are refused; the status is not shown. The mock answers 403 (a permission of the organization, like a missing scope) with supported: ["ad_policy"].';
@@ -188,6 +197,7 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
       examples: { found: ex.actionDetail },
     },
     errors: {
+      400: unreadable('ErrorBody', false),
       404: {
         description: 'No action with this id in the key’s organization.',
         schema: 'ErrorBody',
@@ -238,6 +248,7 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
       },
     },
     errors: {
+      400: unreadable('CustomFieldErrorBody', false),
       404: {
         description: 'No action with this id in the key’s organization.',
         schema: 'CustomFieldErrorBody',
@@ -302,9 +313,9 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
         schema: 'CustomFieldErrorBody',
         examples: { notFound: err('Action 9007199254740993000 not found') },
       },
+      400: unreadable('CustomFieldErrorBody', true),
       422: {
-        description:
-          'Validation failed; fieldErrors maps each field name to its message. A body that is not JSON is answered 422 too.',
+        description: 'Validation failed; fieldErrors maps each field name to its message.',
         schema: 'CustomFieldErrorBody',
         examples: {
           wrongType: {
@@ -312,9 +323,7 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
             error: 'Custom field validation failed',
             fieldErrors: { refundAmount: 'refundAmount is a number field; got a string' },
           },
-          malformedJson,
         },
-        gap: MALFORMED_422_GAP,
       },
       ...bodyTransportErrors('CustomFieldErrorBody'),
     },
@@ -767,6 +776,7 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
       },
     },
     errors: {
+      400: unreadable('ModerationErrorBody', false),
       404: {
         description: 'No case with this id in the key’s organization.',
         schema: 'ModerationErrorBody',
@@ -848,12 +858,11 @@ export const operations: readonly (OperationSpec & { method: string; path: strin
       examples: { accepted: { status: 'accepted', accepted: 2 } },
     },
     errors: {
+      400: unreadable('ErrorBody', true),
       422: {
-        description:
-          'Validation failed; the message names the field. A body that is not JSON is answered 422 too.',
+        description: 'Validation failed; the message names the field.',
         schema: 'ErrorBody',
-        examples: { scoreOutOfRange: err('records[0].score must be <= 5 (got 7)'), malformedJson },
-        gap: MALFORMED_422_GAP,
+        examples: { scoreOutOfRange: err('records[0].score must be <= 5 (got 7)') },
       },
       ...bodyTransportErrors('ErrorBody'),
     },

@@ -22,7 +22,6 @@ export type EngineErrorCode =
   | 'MALFORMED_JSON'
   | 'INVALID_PARAMETERS'
   | 'INVALID_BODY'
-  | 'NOT_IMPLEMENTED'
   | 'INTERNAL'
   | 'SELF_CHECK_FAILED'
   | 'ADMIN_FORBIDDEN'
@@ -114,8 +113,6 @@ export const errors = {
       `Invalid request body for ${operationId}: ${summarizeIssues(issues)}`,
       extra,
     ),
-  notImplemented: (operationId: string) =>
-    error('NOT_IMPLEMENTED', 501, `operation ${operationId} is not implemented by this mock`),
   internal: () => error('INTERNAL', 500, INTERNAL_SERVER_ERROR),
   selfCheckFailed: (operationId: string, status: number, issues: readonly ValidationIssue[]) =>
     error(

@@ -1334,6 +1334,15 @@ export interface operations {
                     "application/json": components["schemas"]["ActionDetail"];
                 };
             };
+            /** @description The request cannot be read: a path segment is not valid percent-encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked API key (section 5.1). Declared on every operation even where the per-endpoint table omits it. */
             401: {
                 headers: {
@@ -1391,6 +1400,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CustomFieldsResponse"];
+                };
+            };
+            /** @description The request cannot be read: a path segment is not valid percent-encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldErrorBody"];
                 };
             };
             /** @description Missing, malformed, unknown, expired or revoked API key (section 5.1). Declared on every operation even where the per-endpoint table omits it. */
@@ -1457,6 +1475,15 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldsUpdateResponse"];
                 };
             };
+            /** @description The request cannot be read: the body is not JSON, or a path segment is not valid percent-encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomFieldErrorBody"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked API key (section 5.1). Declared on every operation even where the per-endpoint table omits it. */
             401: {
                 headers: {
@@ -1502,7 +1529,7 @@ export interface operations {
                     "application/json": components["schemas"]["CustomFieldErrorBody"];
                 };
             };
-            /** @description Validation failed; fieldErrors maps each field name to its message. A body that is not JSON is answered 422 too. */
+            /** @description Validation failed; fieldErrors maps each field name to its message. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2298,6 +2325,15 @@ export interface operations {
                     "application/json": components["schemas"]["ModerationCaseStatus"];
                 };
             };
+            /** @description The request cannot be read: a path segment is not valid percent-encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModerationErrorBody"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked API key (section 5.1). Declared on every operation even where the per-endpoint table omits it. */
             401: {
                 headers: {
@@ -2359,6 +2395,15 @@ export interface operations {
                     "application/json": components["schemas"]["IngestionAccepted"];
                 };
             };
+            /** @description The request cannot be read: the body is not JSON, or a path segment is not valid percent-encoding. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Missing, malformed, unknown, expired or revoked API key (section 5.1). Declared on every operation even where the per-endpoint table omits it. */
             401: {
                 headers: {
@@ -2395,7 +2440,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Validation failed; the message names the field. A body that is not JSON is answered 422 too. */
+            /** @description Validation failed; the message names the field. */
             422: {
                 headers: {
                     [name: string]: unknown;

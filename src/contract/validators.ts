@@ -234,7 +234,11 @@ export function createValidators(
     if (typeof schema === 'boolean') return ajv.compile(schema);
     // A bare reference to a component (the usual response and body schema) shares that component's validator.
     const ref = isObject(schema) ? schema['$ref'] : undefined;
-    if (typeof ref === 'string' && Object.keys(schema as Obj).length === 1 && ref.startsWith(LOCAL_SCHEMA_REF)) {
+    if (
+      typeof ref === 'string' &&
+      Object.keys(schema as Obj).length === 1 &&
+      ref.startsWith(LOCAL_SCHEMA_REF)
+    ) {
       const shared = ajv.getSchema(`${SCHEMA_ID_PREFIX}${ref.slice(LOCAL_SCHEMA_REF.length)}`);
       if (shared !== undefined) return shared;
     }

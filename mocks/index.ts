@@ -1,0 +1,19 @@
+/**
+ * `cca-kit/mock`: the stateful mock for Node. The engine (`createEngine`, a function from a WHATWG
+ * `Request` to a `Response`) and its HTTP adapter (`startMockServer`). For MSW use `cca-kit/msw`.
+ *
+ * @example
+ * import { startMockServer } from 'cca-kit/mock';
+ *
+ * const server = await startMockServer({ port: 0, seed: 42, selfCheck: true });
+ * const response = await fetch(`${server.url}/v0/agents`, { headers: { 'X-API-Key': key } });
+ * await server.close();
+ */
+export * from './engine/index.ts';
+export {
+  DEFAULT_SERVER_LIMITS,
+  type MockServer,
+  type MockServerOptions,
+  type ServerLimits,
+  startMockServer,
+} from './http/server.ts';

@@ -1,0 +1,169 @@
+/**
+ * `cca-kit conform`: runs the conformance laws against a deployment and reports. Keys come from the
+ * environment only (never from argv, which shows in process lists and shell history).
+ *
+ * @example
+ * // CCA_READ_KEY=... npx cca-kit conform --base-url https://staging.example.com --seed 42 --junit conform.xml
+ * process.exitCode = await runConformCommand(['--base-url', 'http://127.0.0.1:4010']);
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { KEY_ENV, KEY_ROLES, type Keys } from '../client/types.ts';
+import { baselineFrom, parseBaseline } from '../conformance/baseline.ts';
+import type { Baseline } from '../conformance/options.ts';
+import { runConformance } from '../conformance/runner.ts';
+import { consoleProgress, renderConsoleReport } from '../reporters/console.ts';
+import { renderJsonReport } from '../reporters/json.ts';
+import { renderJunitReport } from '../reporters/junit.ts';
+import { type CliIo, type Command, UsageError } from './io.ts';
+
+export const CONFORM_USAGE = `Usage: cca-kit conform --base-url URL [options]
+
+Keys (environment only): CCA_READ_KEY (Reporting), CCA_WRITE_KEY (Write), CCA_INGEST_KEY (Import),
+  optional CCA_OTHER_ORG_READ_KEY (a Reporting key of another organization, isolation checks) and
+  CCA_NO_MODERATION_WRITE_KEY (a Write key of an organization without ad_policy mode).
+  Checks whose key is absent are reported as not run, never as passed.
+
+Options:
+  --base-url URL            deployment to check (or CCA_BASE_URL)
+  --seed N                  seed of every generated case (default: random, printed)
+  --runs N                  generated cases per property (default 20)
+  --only LIST               law ids, groups or rule ids (comma-separated, repeatable; trailing * matches a prefix)
+  --skip LIST               the same, to leave out
+  --allow-writes            create moderation cases, ingested records, custom-field values (default on only for loopback)
+  --no-allow-writes         never write, even on loopback
+  --max-rps N               requests per second (default 20; unlimited on loopback)
+  --max-requests N          total request budget (default 20000)
+  --moderation-timeout MS   time a moderation case may take to complete (default 60000)
+  --request-timeout MS      per-request timeout (default 15000)
+  --junit FILE              write a JUnit XML report (one testcase per rule)
+  --json FILE               write the JSON report
+  --baseline FILE           known failures: fail only on new ones, still list the known ones
+  --update-baseline         write every failure of this run to --baseline FILE and exit 0
+  --quiet                   one character per law while running
+  --help                    this text
+
+Exit status: 0 no new failure, 1 a new failure, 2 usage error.`;
+
+function int(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value))
+    throw new UsageError(`--${name} needs an integer, got ${JSON.stringify(value)}`);
+  return Number.parseInt(value, 10);
+}
+
+function list(values: readonly string[] | undefined): string[] {
+  return (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
+/** The keys present in the environment, by role. */
+export function keysFromEnv(env: NodeJS.ProcessEnv): Keys {
+  const keys: Record<string, string> = {};
+  for (const role of KEY_ROLES) {
+    const value = env[KEY_ENV[role]];
+    if (value !== undefined && value !== '') keys[role] = value;
+  }
+  return keys;
+}
+
+const defaultIo: CliIo = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  signal: new AbortController().signal,
+};
+
+/** Runs `cca-kit conform`; resolves to the exit code. */
+export async function runConformCommand(
+  argv: readonly string[],
+  io: CliIo = defaultIo,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const { values } = parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    allowNegative: true,
+    options: {
+      'base-url': { type: 'string' },
+      seed: { type: 'string' },
+      runs: { type: 'string' },
+      only: { type: 'string', multiple: true },
+      skip: { type: 'string', multiple: true },
+      'allow-writes': { type: 'boolean' },
+      'max-rps': { type: 'string' },
+      'max-requests': { type: 'string' },
+      'moderation-timeout': { type: 'string' },
+      'request-timeout': { type: 'string' },
+      junit: { type: 'string' },
+      json: { type: 'string' },
+      baseline: { type: 'string' },
+      'update-baseline': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help === true) {
+    io.stdout(`${CONFORM_USAGE}\n`);
+    return 0;
+  }
+  const baseUrl = values['base-url'] ?? env['CCA_BASE_URL'];
+  if (baseUrl === undefined || baseUrl === '')
+    throw new UsageError('--base-url (or CCA_BASE_URL) is required');
+  if (values['update-baseline'] === true && values.baseline === undefined)
+    throw new UsageError('--update-baseline needs --baseline FILE');
+  const keys = keysFromEnv(env);
+  const secrets = Object.values(keys).filter((k): k is string => typeof k === 'string');
+  let baseline: Baseline | undefined;
+  if (values.baseline !== undefined && values['update-baseline'] !== true) {
+    try {
+      baseline = parseBaseline(await readFile(values.baseline, 'utf8'));
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'ENOENT')
+        throw new UsageError(
+          `--baseline ${values.baseline}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      io.stderr(`cca-kit conform: baseline ${values.baseline} does not exist yet; every failure counts\n`);
+    }
+  }
+  const seed = int('seed', values.seed);
+  const runs = int('runs', values.runs);
+  const maxRps = int('max-rps', values['max-rps']);
+  const maxRequests = int('max-requests', values['max-requests']);
+  const moderationTimeoutMs = int('moderation-timeout', values['moderation-timeout']);
+  const requestTimeoutMs = int('request-timeout', values['request-timeout']);
+  const report = await runConformance({
+    target: { baseUrl, keys },
+    only: list(values.only),
+    skip: list(values.skip),
+    ...(seed === undefined ? {} : { seed }),
+    ...(runs === undefined ? {} : { runs }),
+    ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
+    ...(maxRps === undefined ? {} : { maxRps }),
+    ...(maxRequests === undefined ? {} : { maxRequests }),
+    ...(moderationTimeoutMs === undefined ? {} : { moderationTimeoutMs }),
+    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+    ...(baseline === undefined ? {} : { baseline }),
+    onProgress: consoleProgress({ write: io.stderr, secrets, verbose: values.quiet !== true }),
+  });
+  io.stdout(`${renderConsoleReport(report, secrets)}\n`);
+  if (values.json !== undefined) await writeFile(values.json, renderJsonReport(report, secrets));
+  if (values.junit !== undefined) await writeFile(values.junit, renderJunitReport(report, secrets));
+  if (values['update-baseline'] === true && values.baseline !== undefined) {
+    const next = baselineFrom(report);
+    await writeFile(values.baseline, `${JSON.stringify(next, null, 2)}\n`);
+    io.stderr(`cca-kit conform: wrote ${next.failures.length} known failures to ${values.baseline}\n`);
+    return 0;
+  }
+  return report.ok ? 0 : 1;
+}
+
+/** The `conform` entry for the CLI's command table (`src/cli/commands.ts`). */
+export const conformCommand: Command = {
+  name: 'conform',
+  summary: 'check a deployment (or the mock) against the contract and the rules catalog',
+  usage: CONFORM_USAGE,
+  run: (argv, io) => runConformCommand(argv, io),
+};

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from './io.ts';
+import { main } from './main.ts';
+
+function capture(signal: AbortSignal = new AbortController().signal) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), signal };
+  return { io, out: () => out.join(''), err: () => err.join('') };
+}
+
+describe('cca-kit CLI', () => {
+  it('prints the commands on --help (exit 0) and without a command (exit 2)', async () => {
+    const help = capture();
+    expect(await main(['--help'], help.io)).toBe(0);
+    expect(help.out()).toContain('mock');
+    const none = capture();
+    expect(await main([], none.io)).toBe(2);
+  });
+
+  it('rejects an unknown command and an unknown flag with exit 2 and a clear message', async () => {
+    const unknown = capture();
+    expect(await main(['mokc'], unknown.io)).toBe(2);
+    expect(unknown.err()).toContain('unknown command "mokc"');
+    const flag = capture();
+    expect(await main(['mock', '--prot', '4010'], flag.io)).toBe(2);
+    expect(flag.err()).toContain("Unknown option '--prot'");
+    expect(flag.err()).toContain('Usage: cca-kit mock');
+    const port = capture();
+    expect(await main(['mock', '--port', '70000'], port.io)).toBe(2);
+    expect(port.err()).toContain('--port must be an integer between 0 and 65535');
+  });
+
+  it('mock: starts, prints the base URL, Swagger UI and the seeded keys table, stops on the signal', async () => {
+    const controller = new AbortController();
+    const cli = capture(controller.signal);
+    const running = main(
+      [
+        'mock',
+        '--port',
+        '0',
+        '--actions',
+        '50',
+        '--self-check',
+        '--moderation-latency',
+        'instant',
+        '--clock',
+        'frozen',
+      ],
+      cli.io,
+    );
+    for (let i = 0; i < 200 && !cli.out().includes('Press Ctrl+C'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.out())?.[1];
+    expect(url).toBeDefined();
+    expect(cli.out()).toContain(`Swagger UI   : ${url}/docs`);
+    expect(cli.out()).toMatch(/organization\s+profile\s+status\s+key/);
+    expect(cli.out()).toMatch(/org_acme\s+reporting\s+active\s+cca_/);
+    expect(cli.out()).toMatch(/revoked/);
+    const docs = await fetch(`${url}/docs/json`);
+    expect(docs.status).toBe(200);
+    controller.abort();
+    expect(await running).toBe(0);
+    expect(cli.out()).toContain('cca-kit mock stopped');
+  });
+});
