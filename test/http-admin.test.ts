@@ -89,6 +89,24 @@ describe('admin access', () => {
 });
 
 describe('keys through the admin API', () => {
+  it('AUTH-PROFILE-REPORTING-DEFAULT: a key created without a profile is a Reporting key: read only', async () => {
+    const engine = newEngine();
+    const created = await admin(engine, 'POST', '/__mock/keys', { body: { organizationId: 'org_acme' } });
+    expect(created.status).toBe(201);
+    const key = created.body['key'] as KeyView;
+    expect(key.profile).toBe('reporting');
+    expect(await agentsStatus(engine, key.key)).toBe(200);
+    const write = await engine.handle(
+      new Request('http://mock.test/v0/moderation/cases', {
+        method: 'POST',
+        headers: { 'x-api-key': key.key, 'content-type': 'application/json' },
+        body: '{}',
+      }),
+      { remoteAddress: '127.0.0.1' },
+    );
+    expect(write.status).toBe(403);
+  });
+
   it('AUTH-KEY-EXPIRY-DEFAULT-90-DAYS, AUTH-KEY-EXPIRY-OPTIONS: 30d, 90d (default) and none', async () => {
     const engine = newEngine();
     const create = async (body: Record<string, unknown>) => {

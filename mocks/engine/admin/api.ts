@@ -122,7 +122,7 @@ export function createAdminApi(host: AdminHost): AdminApi {
     },
     createKey(input) {
       organization(input.organizationId);
-      const profile = oneOf('profile', input.profile, KEY_PROFILES);
+      const profile = oneOf('profile', input.profile ?? 'reporting', KEY_PROFILES);
       const expiry: KeyExpiry = oneOf('expiry', input.expiry ?? '90d', KEY_EXPIRIES);
       if (
         input.name !== undefined &&

@@ -47,7 +47,7 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: '/__mock/keys',
     summary:
-      'Create a key: {"organizationId", "profile", "expiry": "30d"|"90d"|"none" (default 90d), "name"?}',
+      'Create a key: {"organizationId", "profile" (default reporting), "expiry": "30d"|"90d"|"none" (default 90d), "name"?}',
     handle: ({ api, body: raw }) => {
       const input = body(raw, 'like {"organizationId": "org_acme", "profile": "reporting"}');
       if (typeof input['organizationId'] !== 'string') {
@@ -58,7 +58,7 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
         throw new AdminError('BAD_REQUEST', 'name must be a string');
       const key = api.createKey({
         organizationId: input['organizationId'],
-        profile: input['profile'] as KeyProfile,
+        ...(input['profile'] === undefined ? {} : { profile: input['profile'] as KeyProfile }),
         ...(input['expiry'] === undefined ? {} : { expiry: input['expiry'] as KeyExpiry }),
         ...(name === undefined ? {} : { name }),
       });

@@ -79,23 +79,25 @@ function hash32(text: string): string {
 
 export interface CreateKeyInput {
   readonly organizationId: string;
-  readonly profile: KeyProfile;
+  /** Default `reporting`, the spec's default permission profile (section 5.4). */
+  readonly profile?: KeyProfile;
   readonly expiry?: KeyExpiry;
   readonly name?: string;
 }
 
 /** Creates a key; the value is derived from the engine seed and a counter, so runs are reproducible. */
 export function createKey(state: AuthState, input: CreateKeyInput, now: number): ApiKeyRecord {
+  const profile = input.profile ?? 'reporting';
   state.created += 1;
   const n = state.created;
-  const material = `${state.seed}:${input.organizationId}:${input.profile}:${n}`;
+  const material = `${state.seed}:${input.organizationId}:${profile}:${n}`;
   const value = `cca_mock_${hash32(material)}${hash32(`${material}:b`)}${hash32(`${material}:c`)}`;
   const ttl = EXPIRY_MS[input.expiry ?? '90d'];
   const record: ApiKeyRecord = {
     key: value,
-    name: input.name ?? `${input.profile} key ${n}`,
+    name: input.name ?? `${profile} key ${n}`,
     organizationId: input.organizationId,
-    profile: input.profile,
+    profile,
     expiresAt: ttl === null ? null : now + ttl,
     revoked: false,
   };

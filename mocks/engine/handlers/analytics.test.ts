@@ -156,6 +156,18 @@ describe('analytics add up to the actions the list returns', () => {
     expect(none?.metrics['totalActions']).toBe(await listCount(window, 'queue=null'));
   });
 
+  it('AGENT-LIST-WINDOW-DATE-RULES: agents read from/to like the list: a date-only to is midnight UTC, inclusive', async () => {
+    const total = async (window: Record<string, string>): Promise<number> => {
+      const agents = await get<{ metrics: Metrics }[]>('listAgents', listAgents, window);
+      return agents.reduce((sum, agent) => sum + (agent.metrics['totalActions'] ?? 0), 0);
+    };
+    const day = new Date(TEST_NOW - 3 * DAY).toISOString().slice(0, 10);
+    const weekBefore = new Date(Date.parse(day) - 7 * DAY).toISOString().slice(0, 10);
+    const dateOnly = await total({ from: weekBefore, to: day });
+    expect(dateOnly).toBe(await total({ from: `${weekBefore}T00:00:00.000Z`, to: `${day}T00:00:00.000Z` }));
+    expect(dateOnly).toBeLessThan(await total({ from: weekBefore, to: `${day}T23:59:59.999Z` }));
+  });
+
   it('AGENT-DETAIL-ID-FROM-LIST / AGENT-DETAIL-UNKNOWN-404: every listed agent reads back; an unknown one is 404', async () => {
     const agents = await get<{ agentId: string; metrics: Metrics }[]>('listAgents', listAgents);
     for (const agent of agents) {
