@@ -8,10 +8,11 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { allLaws } from '../../suites/laws/index.ts';
 import { KEY_ENV, KEY_ROLES, type Keys } from '../client/types.ts';
 import { baselineFrom, parseBaseline } from '../conformance/baseline.ts';
 import type { Baseline } from '../conformance/options.ts';
-import { runConformance } from '../conformance/runner.ts';
+import { runConformance, selects } from '../conformance/runner.ts';
 import { consoleProgress, renderConsoleReport } from '../reporters/console.ts';
 import { renderJsonReport } from '../reporters/json.ts';
 import { renderJunitReport } from '../reporters/junit.ts';
@@ -134,9 +135,14 @@ export async function runConformCommand(
   const maxRequests = int('max-requests', values['max-requests']);
   const moderationTimeoutMs = int('moderation-timeout', values['moderation-timeout']);
   const requestTimeoutMs = int('request-timeout', values['request-timeout']);
+  const only = list(values.only);
+  const unknown = only.filter((selector) => !allLaws.some((law) => selects(selector, law)));
+  if (unknown.length > 0)
+    throw new UsageError(`--only ${unknown.join(',')} selects no law (use law ids, groups or rule ids)`);
   const report = await runConformance({
+    signal: io.signal,
     target: { baseUrl, keys },
-    only: list(values.only),
+    only,
     skip: list(values.skip),
     ...(seed === undefined ? {} : { seed }),
     ...(runs === undefined ? {} : { runs }),

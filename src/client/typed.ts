@@ -1,0 +1,69 @@
+import { getOperation } from '../contract/index.ts';
+import type { operations } from '../contract/types.generated.ts';
+import type { OperationId } from '../contract/types.ts';
+import type { ConformanceClient } from './client.ts';
+import type { Auth, ClientResult, QueryValue } from './types.ts';
+
+type Params<Op extends OperationId> = operations[Op]['parameters'];
+
+/** The query parameters of an operation, as the contract types them. */
+export type QueryOf<Op extends OperationId> = Params<Op> extends { query?: infer Q } ? NonNullable<Q> : never;
+/** The path parameters of an operation (ids are strings). */
+export type PathOf<Op extends OperationId> = Params<Op> extends { path: infer P } ? P : never;
+/** The JSON request body of an operation. */
+export type BodyOf<Op extends OperationId> = operations[Op] extends {
+  requestBody: { content: { 'application/json': infer B } };
+}
+  ? B
+  : never;
+
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : unknown;
+/** The JSON body of an operation's 2xx answer (200 or 202). */
+export type SuccessOf<Op extends OperationId> = operations[Op]['responses'] extends infer R
+  ? 200 extends keyof R
+    ? JsonOf<R[200]>
+    : 202 extends keyof R
+      ? JsonOf<R[202]>
+      : unknown
+  : unknown;
+
+/** What a call takes: the key to send, and the operation's path, query and body where it has them. */
+export type CallInput<Op extends OperationId> = { readonly auth: Auth } & ([PathOf<Op>] extends [never]
+  ? { readonly path?: undefined }
+  : { readonly path: PathOf<Op> }) &
+  ([QueryOf<Op>] extends [never] ? { readonly query?: undefined } : { readonly query?: QueryOf<Op> }) &
+  ([BodyOf<Op>] extends [never] ? { readonly body?: undefined } : { readonly body: BodyOf<Op> });
+
+/**
+ * A client typed from the contract (`src/contract/types.generated.ts`): operations by operationId,
+ * typed path, query and body, and a typed 2xx body. Every answer is still data (`ClientResult`),
+ * errors and network failures included, with the raw text kept next to the parsed body.
+ *
+ * @example
+ * ```ts
+ * const api = new ApiClient(new ConformanceClient({ baseUrl, keys: { read: process.env.CCA_READ_KEY } }));
+ * const res = await api.call('listActions', { auth: 'read', query: { pageSize: 10, sortBy: 'updatedAt' } });
+ * if (res.ok) for (const action of res.body.data) console.log(action.actionId); // actionId: string
+ * ```
+ */
+export class ApiClient {
+  constructor(readonly client: ConformanceClient) {}
+
+  call<Op extends OperationId>(operationId: Op, input: CallInput<Op>): Promise<ClientResult<SuccessOf<Op>>> {
+    const op = getOperation(operationId);
+    const path = input.path as Readonly<Record<string, string>> | undefined;
+    const url = op.pathTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+      const value = path?.[name];
+      if (value === undefined) throw new TypeError(`${operationId}: missing path parameter ${name}`);
+      return encodeURIComponent(value);
+    });
+    return this.client.request<SuccessOf<Op>>({
+      method: op.method,
+      path: url,
+      auth: input.auth,
+      operationId,
+      ...(input.query === undefined ? {} : { query: input.query as Record<string, QueryValue> }),
+      ...(input.body === undefined ? {} : { json: input.body }),
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import type { ConformanceClient } from '../client/client.ts';
+import type { KeyRole } from '../client/types.ts';
+import type { Contract } from '../contract/contract.ts';
+import type { CheckOutcome } from './outcome.ts';
+
+/** What a law needs before it can run; missing needs make it `not-run` with the reason. */
+export interface LawNeeds {
+  readonly keys: readonly KeyRole[];
+  /** The law creates objects (moderation cases, ingested records, custom-field values). */
+  readonly writes?: boolean;
+}
+
+/** Everything a law gets from the runner. One context per law run. */
+export interface LawContext {
+  readonly lawId: string;
+  /** The law's rule ids (a crash inside a check is charged to the first). */
+  readonly ruleIds: readonly string[];
+  /** A client view whose request log belongs to this law. */
+  readonly client: ConformanceClient;
+  readonly contract: Contract;
+  readonly seed: number;
+  /** Generated cases per property. */
+  readonly runs: number;
+  readonly runId: string;
+  /** `cca-conform-<runId>-`: every external id the run creates starts with it. */
+  readonly prefix: string;
+  readonly allowWrites: boolean;
+  readonly moderationTimeoutMs: number;
+  /** The target's "now" (epoch ms). */
+  readonly now: () => number;
+  /** Called between status polls (a mock advances its clock). */
+  readonly poll: () => Promise<void>;
+  /** Spec section of a rule (from the catalog), `?` when unknown. */
+  section(ruleId: string): string;
+  /** Run-wide memo (samples of ids fetched once and shared by laws). */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** A fresh id with the run prefix: `cca-conform-<runId>-<label>-<n>`. */
+  unique(label?: string): string;
+}
+
+/**
+ * A conformance law: a check written once, run by `runConformance` (CLI) and by the vitest suites.
+ *
+ * @example
+ * ```ts
+ * export const listPageSize: Law = {
+ *   id: 'paging.list-page-size', group: 'paging', title: 'data.length <= pageSize',
+ *   ruleIds: ['LIST-PAGESIZE-BOUNDS'], needs: { keys: ['read'] },
+ *   run: (ctx) => runProperty(ctx, fc.integer({ min: 1, max: 500 }), async (n) => { ... }),
+ * };
+ * ```
+ */
+export interface Law {
+  readonly id: string;
+  readonly group: string;
+  readonly title: string;
+  readonly ruleIds: readonly string[];
+  readonly needs: LawNeeds;
+  run(ctx: LawContext): Promise<CheckOutcome>;
+}

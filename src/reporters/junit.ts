@@ -1,0 +1,64 @@
+import type { ConformanceReport } from '../conformance/report.ts';
+import { redactString } from './redact.ts';
+
+/** Drops the control characters XML 1.0 forbids (tab, newline and carriage return stay). */
+function stripControl(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code >= 0x20 || code === 0x09 || code === 0x0a || code === 0x0d) out += ch;
+  }
+  return out;
+}
+
+function escapeXml(text: string): string {
+  return stripControl(text)
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
+}
+
+/**
+ * JUnit XML (`--junit FILE`): one testsuite, one testcase per rule of the catalog. Failures carry
+ * the message and the repro; not-run and not-covered rules are skipped with the reason; known
+ * failures (baseline) are reported as skipped so CI stays green on them.
+ */
+export function renderJunitReport(report: ConformanceReport, secrets: readonly string[] = []): string {
+  // Redact before escaping: a key containing `&` or `<` must still match.
+  const xml = (text: string): string => escapeXml(redactString(text, secrets));
+  const cases: string[] = [];
+  let failures = 0;
+  let skipped = 0;
+  for (const rule of report.rules) {
+    const name = xml(`${rule.ruleId} ${rule.title}`);
+    const head = `    <testcase classname="cca-conform.${xml(rule.kind)}" name="${name}" time="0">`;
+    if (rule.status === 'failed') {
+      failures += 1;
+      const f = rule.failures[0];
+      const body = f ? `${f.message}\n\nseed ${f.seed}\n\n${f.repro}` : 'failed';
+      cases.push(
+        `${head}\n      <failure message="${xml(f?.message ?? 'failed')}">${xml(body)}</failure>\n    </testcase>`,
+      );
+    } else if (rule.status === 'passed') {
+      cases.push(`${head}</testcase>`);
+    } else {
+      skipped += 1;
+      const reason =
+        rule.status === 'known-failure'
+          ? `known failure (baseline): ${rule.failures[0]?.message ?? ''}`
+          : rule.reasons.join('; ') || rule.status;
+      cases.push(`${head}\n      <skipped message="${xml(reason)}"/>\n    </testcase>`);
+    }
+  }
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="cca-kit conform" tests="${report.rules.length}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="cca-conform rules (seed ${report.seed}, run ${xml(report.runId)})" tests="${report.rules.length}" failures="${failures}" skipped="${skipped}" errors="0" timestamp="${xml(report.startedAt)}">`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+    '',
+  ];
+  return redactString(out.join('\n'), secrets);
+}

@@ -1,0 +1,240 @@
+import fc from 'fast-check';
+import { moderationSubmission } from '../../src/arbitraries/index.ts';
+import type { Auth, KeyRole } from '../../src/client/types.ts';
+import { runExamples } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { sampleActionIds, sampleAgentIds } from './discover.ts';
+import { apiOperations, arr, type CallInput, call, expectConforming, obj, str } from './support.ts';
+
+async function currentField(
+  ctx: LawContext,
+  actionId: string,
+): Promise<{ fieldName: string; value: unknown } | undefined> {
+  const res = await call(ctx, 'getCustomFields', { auth: 'read', path: { actionId } });
+  if (!res.ok) return undefined;
+  const field = arr(obj(res.body)['fields']).map(obj)[0];
+  const fieldName = str(field?.['fieldName']);
+  return fieldName === undefined ? undefined : { fieldName, value: field?.['value'] ?? null };
+}
+
+/** A request for `operationId` that is well-formed apart from the key: real ids when known, valid bodies. */
+async function probe(ctx: LawContext, operationId: string, auth: Auth, realIds: boolean): Promise<CallInput> {
+  const op = ctx.contract.getOperation(operationId);
+  const path: Record<string, string> = {};
+  for (const name of op.pathParamNames) {
+    let id = `${ctx.prefix}probe`;
+    if (realIds && operationId === 'getAgent') id = (await sampleAgentIds(ctx))[0] ?? id;
+    else if (realIds && name !== 'caseId') id = (await sampleActionIds(ctx))[0] ?? id;
+    path[name] = id;
+  }
+  const submission = () =>
+    fc.sample(moderationSubmission({ externalIdPrefix: `${ctx.prefix}scope-` }), {
+      seed: ctx.seed,
+      numRuns: 1,
+    })[0];
+  let json: unknown;
+  if (operationId === 'submitModerationCase') json = { ...submission(), externalId: ctx.unique('scope') };
+  else if (operationId === 'submitModerationBatch')
+    json = { cases: [{ ...submission(), externalId: ctx.unique('scope') }] };
+  else if (operationId === 'updateCustomFields') {
+    // Write back a field's current value: harmless even on a server that wrongly accepts the key.
+    const current = realIds ? await currentField(ctx, path['actionId'] ?? '') : undefined;
+    json = { fields: [current ?? { fieldName: 'cca_conform_probe', value: 'x' }] };
+  } else if (operationId === 'ingestRecords') {
+    json = {
+      platform: 'CUSTOM_FORM',
+      serverId: `${ctx.prefix}server`,
+      serverName: 'cca conform',
+      records: [
+        {
+          externalId: ctx.unique('rec'),
+          authorId: '1',
+          authorName: 'a',
+          body: 'b',
+          createdAt: new Date(ctx.now()).toISOString(),
+          recordType: 'message',
+        },
+      ],
+    };
+  }
+  return { auth, path, ...(json === undefined ? {} : { json }) };
+}
+
+export const missingKey: Law = {
+  id: 'auth.missing-key',
+  group: 'auth',
+  title: 'every /v0 operation answers 401 with the error body when X-API-Key is absent',
+  ruleIds: ['AUTH-MISSING-KEY-401', 'ERR-GENERAL-BODY', 'MOCK-AUTH-CHECKED-FIRST'],
+  needs: { keys: [] },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const ops = apiOperations(ctx);
+      for (const op of ops) {
+        const res = await call(ctx, op, await probe(ctx, op, 'none', false));
+        expectConforming(ctx, op, res, {
+          status: 401,
+          statusRule: 'AUTH-MISSING-KEY-401',
+          what: `${op} without a key`,
+        });
+      }
+      return ops.length;
+    }),
+};
+
+export const invalidKey: Law = {
+  id: 'auth.invalid-key',
+  group: 'auth',
+  title: 'every /v0 operation answers 401 for a malformed or unknown key',
+  ruleIds: ['AUTH-INVALID-KEY-401', 'ERR-GENERAL-BODY', 'AUTH-HEADER-X-API-KEY'],
+  needs: { keys: [] },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const keys = ['not a key', 'x', `cca_conform_unknown_${ctx.runId}_0123456789abcdef0123456789abcdef`];
+      let checks = 0;
+      for (const op of apiOperations(ctx)) {
+        for (const literal of keys) {
+          const res = await call(ctx, op, await probe(ctx, op, { literal }, false));
+          expectConforming(ctx, op, res, {
+            status: 401,
+            statusRule: 'AUTH-INVALID-KEY-401',
+            what: `${op} with key ${JSON.stringify(literal)}`,
+          });
+          checks += 1;
+        }
+      }
+      return checks;
+    }),
+};
+
+interface ScopeCase {
+  readonly op: string;
+  readonly key: KeyRole;
+  readonly rule: string;
+}
+
+function scopeLaw(
+  id: string,
+  title: string,
+  key: KeyRole,
+  cases: (ctx: LawContext) => readonly ScopeCase[],
+  ruleIds: readonly string[],
+  writes: boolean,
+): Law {
+  return {
+    id,
+    group: 'auth',
+    title,
+    ruleIds: [...ruleIds, 'ERR-GENERAL-BODY'],
+    needs: { keys: key === 'ingest' ? ['ingest'] : [key], writes },
+    run: (ctx) =>
+      runExamples(ctx, async () => {
+        const list = cases(ctx);
+        const realIds = ctx.client.hasKey('read');
+        for (const c of list) {
+          const res = await call(ctx, c.op, await probe(ctx, c.op, c.key, realIds));
+          expectConforming(ctx, c.op, res, {
+            status: 403,
+            statusRule: c.rule,
+            what: `${c.op} with the ${c.key} key`,
+          });
+        }
+        return list.length;
+      }),
+  };
+}
+
+export const readKeyOnWriteRoutes = scopeLaw(
+  'auth.read-key-write-routes',
+  'a read-only key is refused (403) on every write route and on ingestion',
+  'read',
+  () => [
+    { op: 'updateCustomFields', key: 'read', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403' },
+    { op: 'submitModerationCase', key: 'read', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403' },
+    { op: 'submitModerationBatch', key: 'read', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403' },
+    { op: 'ingestRecords', key: 'read', rule: 'AUTH-REPORTING-KEY-NO-INGEST-403' },
+  ],
+  [
+    'AUTH-READ-KEY-WRITE-ROUTE-403',
+    'AUTH-REPORTING-KEY-NO-INGEST-403',
+    'SCOPE-CUSTOM-FIELDS-WRITE',
+    'SCOPE-MODERATION-SUBMIT-WRITE',
+    'SCOPE-MODERATION-BATCH-WRITE',
+  ],
+  true,
+);
+
+export const writeKeyNoIngest = scopeLaw(
+  'auth.write-key-no-ingest',
+  'a write key cannot ingest (403)',
+  'write',
+  () => [{ op: 'ingestRecords', key: 'write', rule: 'AUTH-WRITE-KEY-NO-INGEST-403' }],
+  ['AUTH-WRITE-KEY-NO-INGEST-403', 'SCOPE-INGEST-PERMISSION'],
+  true,
+);
+
+const INGEST_RULE: Readonly<Record<string, string>> = {
+  getCustomFields: 'SCOPE-CUSTOM-FIELDS-READ',
+  getModerationCase: 'SCOPE-MODERATION-READ',
+  listAgents: 'SCOPE-ANALYTICS-403',
+  getAgent: 'SCOPE-ANALYTICS-403',
+  listQueues: 'SCOPE-ANALYTICS-403',
+  getTagAnalytics: 'SCOPE-ANALYTICS-403',
+  getTagVolume: 'SCOPE-ANALYTICS-403',
+  getSentimentByDay: 'SCOPE-ANALYTICS-403',
+  getSentimentByTag: 'SCOPE-ANALYTICS-403',
+  getEngagement: 'SCOPE-ANALYTICS-403',
+  searchConversations: 'SCOPE-ANALYTICS-403',
+};
+
+export const ingestKeyNoReporting = scopeLaw(
+  'auth.ingest-key-no-reporting',
+  'an import (ingest) key cannot read reporting data (403 on every read route)',
+  'ingest',
+  (ctx) =>
+    [...ctx.contract.operations.values()]
+      .filter((op) => op.requiredScope === 'read')
+      .map((op) => ({
+        op: op.operationId,
+        key: 'ingest' as const,
+        rule: INGEST_RULE[op.operationId] ?? 'AUTH-IMPORT-KEY-NO-REPORTING-403',
+      })),
+  [
+    'AUTH-IMPORT-KEY-NO-REPORTING-403',
+    'SCOPE-ANALYTICS-403',
+    'SCOPE-CUSTOM-FIELDS-READ',
+    'SCOPE-MODERATION-READ',
+    'MOCK-SCOPE-403-ALL-ROUTES',
+  ],
+  false,
+);
+
+export const noRateLimit: Law = {
+  id: 'auth.no-rate-limit',
+  group: 'auth',
+  title: 'a moderate burst with one key is never answered 429',
+  ruleIds: ['AUTH-NO-RATE-LIMITING'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const burst = 20;
+      const results = await Promise.all(
+        Array.from({ length: burst }, () => call(ctx, 'listAgents', { auth: 'read' })),
+      );
+      for (const res of results)
+        expectConforming(ctx, 'listAgents', res, {
+          status: 200,
+          statusRule: 'AUTH-NO-RATE-LIMITING',
+          what: 'burst of 20 agent-list reads',
+        });
+      return burst;
+    }),
+};
+
+export const authLaws: readonly Law[] = [
+  missingKey,
+  invalidKey,
+  readKeyOnWriteRoutes,
+  writeKeyNoIngest,
+  ingestKeyNoReporting,
+  noRateLimit,
+];

@@ -1,0 +1,36 @@
+import type { Law } from '../../src/conformance/law.ts';
+import { authLaws } from './auth.ts';
+import { customFieldLaws } from './custom-fields.ts';
+import { docsLaws } from './docs.ts';
+import { identityLaws } from './identity.ts';
+import { ingestionLaws } from './ingestion.ts';
+import { inputLaws } from './inputs.ts';
+import { moderationLaws } from './moderation.ts';
+import { pagingLaws } from './paging.ts';
+import { schemaLaws } from './schemas.ts';
+import { statefulLaws } from './stateful.ts';
+import { statusLaws } from './status.ts';
+import { windowLaws } from './windows.ts';
+
+/** Every conformance law, in run order (cheap read-only groups first, writes and sequences last). */
+export const allLaws: readonly Law[] = [
+  ...docsLaws,
+  ...schemaLaws,
+  ...authLaws,
+  ...statusLaws,
+  ...pagingLaws,
+  ...windowLaws,
+  ...identityLaws,
+  ...inputLaws,
+  ...customFieldLaws,
+  ...moderationLaws,
+  ...ingestionLaws,
+  ...statefulLaws,
+];
+
+/** The groups, in run order. */
+export const GROUPS: readonly string[] = [...new Set(allLaws.map((l) => l.group))];
+
+export function lawsOf(group: string): readonly Law[] {
+  return allLaws.filter((l) => l.group === group);
+}

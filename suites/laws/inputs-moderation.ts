@@ -1,0 +1,215 @@
+import fc from 'fast-check';
+import {
+  type AimedCase,
+  aimedCases,
+  arbitraryFromSchema,
+  moderationSubmission,
+} from '../../src/arbitraries/index.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { component, humanPath, namesField, prefixedOfLength, resolverOf } from './paths.ts';
+import { arr, call, expectConforming, obj, str } from './support.ts';
+
+/** Moderation bodies: every constraint of a submission, schema-generated submissions, batch sizes. */
+
+const MOD_LENGTH_RULES: Readonly<Record<string, string>> = {
+  externalId: 'MOD-EXTERNALID-LENGTH',
+  sourceSystem: 'MOD-SOURCESYSTEM-LENGTH',
+  sourcePlatform: 'MOD-SOURCEPLATFORM-LENGTH',
+  sourceAdId: 'MOD-SOURCEADID-LENGTH',
+  advertiserId: 'MOD-ADVERTISERID-LENGTH',
+  advertiserName: 'MOD-ADVERTISERNAME-LENGTH',
+  campaignId: 'MOD-CAMPAIGNID-LENGTH',
+  market: 'MOD-MARKET-LENGTH',
+  placement: 'MOD-PLACEMENT-LENGTH',
+  language: 'MOD-LANGUAGE-LENGTH',
+  title: 'MOD-TITLE-LENGTH',
+  headline: 'MOD-HEADLINE-LENGTH',
+  brandName: 'MOD-BRANDNAME-LENGTH',
+  publicProfile: 'MOD-PUBLICPROFILE-SHAPE',
+  copy: 'MOD-COPY-LENGTH',
+  callToAction: 'MOD-CALLTOACTION-ENUM',
+  attachment: 'MOD-ATTACHMENT-SHAPE',
+};
+
+/** The catalog rule an aimed moderation case exercises. */
+export function moderationRule(c: Pick<AimedCase, 'path' | 'constraint'>): string {
+  const [head, second] = c.path;
+  if (head === undefined) return 'MOD-REQUIRED-FIELDS';
+  if (c.constraint === 'required' && c.path.length === 1) return 'MOD-REQUIRED-FIELDS';
+  if (head === 'media')
+    return c.path.length === 1 && c.constraint !== 'type' ? 'MOD-MEDIA-COUNT' : 'MOD-MEDIA-ITEM';
+  if (head === 'targeting') {
+    if (second === 'geos') return 'MOD-TARGETING-GEOS-RANGE';
+    if (second === 'languages') return 'MOD-TARGETING-LANGUAGES-RANGE';
+    return 'MOD-TARGETING-AGE';
+  }
+  return MOD_LENGTH_RULES[String(head)] ?? 'MOD-OPTIONAL-TYPES';
+}
+
+/** Fresh externalId and coherent media positions unless the case aims at them. */
+function normalizeSubmission(ctx: LawContext, c: AimedCase): unknown {
+  if (c.path.length === 0) return c.value;
+  const value = { ...obj(c.value) };
+  if (c.path[0] !== 'externalId' && !(c.constraint === 'required' && c.path.length === 0))
+    value['externalId'] = ctx.unique('in');
+  const aimsAtPosition = c.path.includes('position');
+  if (Array.isArray(value['media']) && !aimsAtPosition && c.path[0] !== 'media') {
+    value['media'] = value['media'].map((m, i) =>
+      typeof m === 'object' && m !== null ? { ...m, position: (i % 20) + 1 } : m,
+    );
+  }
+  if (Array.isArray(value['media']) && c.path[0] === 'media' && c.path.length === 1 && !aimsAtPosition) {
+    value['media'] = value['media'].map((m, i) =>
+      typeof m === 'object' && m !== null ? { ...m, position: Math.min(i + 1, 20) } : m,
+    );
+  }
+  return value;
+}
+
+export const MODERATION_INPUT_RULES = [
+  ...new Set([
+    ...Object.values(MOD_LENGTH_RULES),
+    'MOD-REQUIRED-FIELDS',
+    'MOD-MEDIA-COUNT',
+    'MOD-MEDIA-ITEM',
+    'MOD-TARGETING-AGE',
+    'MOD-TARGETING-GEOS-RANGE',
+    'MOD-TARGETING-LANGUAGES-RANGE',
+    'MOD-OPTIONAL-TYPES',
+  ]),
+];
+
+/** Checks a refusal's moderation error body names the case's field with the right code. */
+export function checkModerationRefusal(
+  body: unknown,
+  c: AimedCase,
+  ruleForBody = 'ERR-MODERATION-BODY',
+): void {
+  const b = obj(body);
+  const missing = c.constraint === 'required';
+  const code = str(b['code']);
+  if (c.path.length === 0) return;
+  if (code !== undefined && code !== (missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID')) {
+    violate(
+      ruleForBody,
+      `code:${missing ? 'missing' : 'invalid'}:${code}`,
+      `${c.description}: refusal code ${code}, expected ${missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID'}`,
+    );
+  }
+  const list = arr(b[missing ? 'missingFields' : 'invalidFields']);
+  const any = arr(b['missingFields']).length + arr(b['invalidFields']).length > 0;
+  if (any && c.path.length > 0 && !namesField(list, c)) {
+    violate(
+      ruleForBody,
+      `fields:${missing ? 'missing' : 'invalid'}`,
+      `${c.description}: ${missing ? 'missingFields' : 'invalidFields'} ${JSON.stringify(list)} does not name ${humanPath(c.path)}`,
+    );
+  }
+}
+
+export function moderationCases(ctx: LawContext, base: unknown): AimedCase[] {
+  return aimedCases(component('ModerationSubmission'), base, {
+    resolve: resolverOf(ctx),
+    stringOfLength: (path, n) =>
+      path.length === 1 && path[0] === 'externalId' ? prefixedOfLength(ctx, 'len', n) : 'a'.repeat(n),
+    skip: ['providerMetadata'],
+  }).filter((c) => !(c.valid && c.path[0] === 'externalId' && c.constraint === 'minLength'));
+}
+
+export const moderationSingleInputs: Law = {
+  id: 'inputs.moderation-single',
+  group: 'inputs',
+  title:
+    'moderation submission: every constraint just inside (202) and just outside (400/422 with the moderation error body)',
+  ruleIds: [
+    ...MODERATION_INPUT_RULES,
+    'ERR-MODERATION-BODY',
+    'MOCK-MODERATION-INCOMPLETE-400',
+    'MOCK-MODERATION-INVALID-422',
+    'AUTH-WRITE-KEY-WRITE-ROUTES',
+  ],
+  needs: { keys: ['write'], writes: true },
+  run: (ctx) => {
+    const [base] = fc.sample(moderationSubmission({ externalIdPrefix: ctx.prefix }), {
+      seed: ctx.seed,
+      numRuns: 1,
+    });
+    const cases = moderationCases(ctx, base);
+    return runExamples(ctx, async () => {
+      for (const c of cases) {
+        const rule = moderationRule(c);
+        const body = normalizeSubmission(ctx, c);
+        const res = await call(ctx, 'submitModerationCase', { auth: 'write', json: body });
+        expectConforming(ctx, 'submitModerationCase', res, {
+          status: c.valid ? 202 : [400, 422],
+          statusRule: rule,
+          what: `submitModerationCase with ${c.description}`,
+          before: (parsed) => {
+            if (!c.valid) checkModerationRefusal(parsed, c);
+            else if (obj(parsed)['status'] !== 'accepted')
+              violate(
+                rule,
+                'valid-not-accepted',
+                `${c.description}: status ${String(obj(parsed)['status'])}, expected accepted`,
+              );
+          },
+        });
+      }
+      return cases.length;
+    });
+  },
+};
+
+export const moderationGenerated: Law = {
+  id: 'inputs.moderation-generated',
+  group: 'inputs',
+  title: 'moderation submissions generated from the contract schema are accepted (202)',
+  ruleIds: ['MOD-SUBMIT-202', 'MOD-OPTIONAL-TYPES', 'MOD-REQUIRED-FIELDS', 'SCHEMA-MODERATION-ACK'],
+  needs: { keys: ['write'], writes: true },
+  run: (ctx) => {
+    const arb = arbitraryFromSchema(component('ModerationSubmission'), { resolve: resolverOf(ctx) });
+    return runProperty(ctx, arb, async (generated) => {
+      const body = { ...obj(generated), externalId: ctx.unique('gen') };
+      const res = await call(ctx, 'submitModerationCase', { auth: 'write', json: body });
+      expectConforming(ctx, 'submitModerationCase', res, {
+        status: 202,
+        statusRule: 'MOD-SUBMIT-202',
+        what: 'submitModerationCase with a schema-generated submission',
+      });
+    });
+  },
+};
+
+export const moderationBatchSize: Law = {
+  id: 'inputs.moderation-batch-size',
+  group: 'inputs',
+  title: 'moderation batch: 1 and 100 cases accepted, 0, 101 and a missing cases array refused with 400',
+  ruleIds: ['MOD-BATCH-SIZE-RANGE', 'ERR-MODERATION-BODY'],
+  needs: { keys: ['write'], writes: true },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const [base] = fc.sample(moderationSubmission({ externalIdPrefix: ctx.prefix }), {
+        seed: ctx.seed,
+        numRuns: 1,
+      });
+      const many = (n: number) =>
+        Array.from({ length: n }, () => ({ ...base, externalId: ctx.unique('bs') }));
+      const cases: readonly [string, unknown, number][] = [
+        ['1 case', { cases: many(1) }, 202],
+        ['100 cases', { cases: many(100) }, 202],
+        ['0 cases', { cases: [] }, 400],
+        ['101 cases', { cases: many(101) }, 400],
+        ['no cases key', {}, 400],
+      ];
+      for (const [label, json, status] of cases) {
+        const res = await call(ctx, 'submitModerationBatch', { auth: 'write', json });
+        expectConforming(ctx, 'submitModerationBatch', res, {
+          status,
+          statusRule: 'MOD-BATCH-SIZE-RANGE',
+          what: `submitModerationBatch with ${label}`,
+        });
+      }
+      return cases.length;
+    }),
+};

@@ -1,0 +1,16 @@
+import type { Law } from '../../src/conformance/law.ts';
+import { ingestionInputs } from './inputs-ingestion.ts';
+import { moderationBatchSize, moderationGenerated, moderationSingleInputs } from './inputs-moderation.ts';
+import { fullFilterCombos, legacyFilters, listQuery, searchQuery } from './inputs-query.ts';
+
+/** The `inputs` group: generated valid inputs must succeed, inputs aimed at a constraint must be refused. */
+export const inputLaws: readonly Law[] = [
+  listQuery,
+  searchQuery,
+  fullFilterCombos,
+  legacyFilters,
+  moderationSingleInputs,
+  moderationGenerated,
+  moderationBatchSize,
+  ingestionInputs,
+];

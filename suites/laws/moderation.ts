@@ -1,0 +1,351 @@
+import fc from 'fast-check';
+import { moderationSubmission } from '../../src/arbitraries/index.ts';
+import { runProperty, violate } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { checkCaseRead, submitNew, TERMINAL } from './moderation-support.ts';
+import { arr, call, expectConforming, obj, str } from './support.ts';
+
+const submissions = (ctx: LawContext) => moderationSubmission({ externalIdPrefix: ctx.prefix });
+
+export const lifecycle: Law = {
+  id: 'moderation.lifecycle',
+  group: 'moderation',
+  title:
+    '202 pending; polling reaches completed or failed in time; a decision only when completed, schema-valid',
+  ruleIds: [
+    'MOD-SUBMIT-202',
+    'MOD-NEW-CASE-PENDING',
+    'MOD-ACK-ANALYSIS-PENDING',
+    'MOD-SINGLE-STATUS-VALUES',
+    'MOD-202-ACCEPTANCE-NOT-COMPLETION',
+    'MOD-DECISION-ONLY-WHEN-COMPLETED',
+    'MOD-ANALYSIS-STATUS-VALUES',
+    'MOD-GET-CASE-FROM-ACK',
+    'SCHEMA-MODERATION-ACK',
+    'SCHEMA-MODERATION-CASE-STATUS',
+    'SCHEMA-MODERATION-DECISION',
+    'SCHEMA-MODERATION-HIT',
+    'SCHEMA-MODERATION-EVIDENCE',
+    'AUTH-WRITE-KEY-WRITE-ROUTES',
+    'SCOPE-MODERATION-SUBMIT-WRITE',
+    'MOD-SUBMIT-STATUSES-DECLARED',
+    'MOD-GET-STATUSES-DECLARED',
+    'SCOPE-MODERATION-READ',
+  ],
+  needs: { keys: ['write', 'read'], writes: true },
+  run: (ctx) =>
+    runProperty(
+      ctx,
+      submissions(ctx),
+      async (s) => {
+        const externalId = ctx.unique('life');
+        const { caseId } = await submitNew(ctx, { ...s, externalId });
+        const deadline = performance.now() + ctx.moderationTimeoutMs;
+        let status = checkCaseRead(
+          ctx,
+          await call(ctx, 'getModerationCase', { auth: 'read', path: { caseId } }),
+          caseId,
+          externalId,
+        );
+        while (!TERMINAL.has(status)) {
+          if (performance.now() > deadline) {
+            violate(
+              'MOD-202-ACCEPTANCE-NOT-COMPLETION',
+              'timeout',
+              `case ${caseId} still ${status} after ${ctx.moderationTimeoutMs} ms (raise --moderation-timeout for slow deployments)`,
+            );
+          }
+          await ctx.poll();
+          status = checkCaseRead(
+            ctx,
+            await call(ctx, 'getModerationCase', { auth: 'read', path: { caseId } }),
+            caseId,
+            externalId,
+          );
+        }
+      },
+      { runs: Math.min(ctx.runs, 5) },
+    ),
+};
+
+/** Same content, keys in another order: JSON object order is not content. */
+function reorder(s: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(s).reverse());
+}
+
+export const idempotency: Law = {
+  id: 'moderation.idempotency',
+  group: 'moderation',
+  title: 'exact resubmission is a duplicate of the same case with replayed true; changed content is a 409',
+  ruleIds: [
+    'MOD-EXACT-RESUBMIT-DUPLICATE',
+    'ID-MODERATION-CASEID-STABLE',
+    'MOD-CHANGED-CONTENT-409',
+    'ERR-409-IDENTIFIER-CONFLICT',
+    'ID-MODERATION-EXTERNALID-IMMUTABLE',
+    'MOD-SINGLE-STATUS-VALUES',
+    'ERR-MODERATION-BODY',
+  ],
+  needs: { keys: ['write', 'read'], writes: true },
+  run: (ctx) =>
+    runProperty(
+      ctx,
+      fc.record({
+        s: submissions(ctx),
+        reordered: fc.boolean(),
+        title: fc.string({ minLength: 1, maxLength: 20 }),
+      }),
+      async ({ s, reordered, title }) => {
+        const externalId = ctx.unique('idem');
+        const first: Record<string, unknown> = { ...s, externalId };
+        const { caseId } = await submitNew(ctx, first);
+        const again = await call(ctx, 'submitModerationCase', {
+          auth: 'write',
+          json: reordered ? reorder(first) : first,
+        });
+        expectConforming(ctx, 'submitModerationCase', again, {
+          status: 202,
+          statusRule: 'MOD-EXACT-RESUBMIT-DUPLICATE',
+          before: (parsed) => {
+            const p = obj(parsed);
+            if (p['status'] !== 'duplicate')
+              violate(
+                'MOD-EXACT-RESUBMIT-DUPLICATE',
+                `resubmit-status:${String(p['status'])}`,
+                `exact resubmission of ${externalId} answered status ${JSON.stringify(p['status'])}, expected duplicate`,
+              );
+            if (obj(p['idempotency'])['replayed'] !== true)
+              violate(
+                'MOD-EXACT-RESUBMIT-DUPLICATE',
+                'resubmit-not-replayed',
+                `exact resubmission of ${externalId} has idempotency.replayed ${JSON.stringify(obj(p['idempotency'])['replayed'])}`,
+              );
+            if (p['caseId'] !== caseId)
+              violate(
+                'ID-MODERATION-CASEID-STABLE',
+                'duplicate-case-id',
+                `duplicate of ${externalId} names case ${JSON.stringify(p['caseId'])}, first accepted as ${caseId}`,
+              );
+          },
+        });
+        const changed = { ...first, title: `${String(first['title']).slice(0, 400)} ${title}` };
+        const conflict = await call(ctx, 'submitModerationCase', { auth: 'write', json: changed });
+        expectConforming(ctx, 'submitModerationCase', conflict, {
+          status: 409,
+          statusRule: 'MOD-CHANGED-CONTENT-409',
+          what: `changed content under ${externalId}`,
+        });
+        checkCaseRead(
+          ctx,
+          await call(ctx, 'getModerationCase', { auth: 'read', path: { caseId } }),
+          caseId,
+          externalId,
+        );
+      },
+      { runs: Math.min(ctx.runs, 8) },
+    ),
+};
+
+export const batch: Law = {
+  id: 'moderation.batch',
+  group: 'moderation',
+  title:
+    'batch: one result per input in input order; valid items accepted despite a bad, a conflicting and a duplicate item',
+  ruleIds: [
+    'MOD-BATCH-ORDER',
+    'MOD-BATCH-ITEM-ISOLATION',
+    'MOD-BATCH-CONFLICT-REJECTED',
+    'MOD-BATCH-REJECTED-DETAILS',
+    'MOD-EXACT-RESUBMIT-DUPLICATE',
+    'MOD-ACK-ANALYSIS-PENDING',
+    'MOD-ACK-EXTERNALID-ECHO',
+    'SCHEMA-MODERATION-BATCH-RESULT',
+    'MOD-GET-CASE-FROM-ACK',
+    'SCOPE-MODERATION-BATCH-WRITE',
+    'MOD-BATCH-STATUSES-DECLARED',
+  ],
+  needs: { keys: ['write', 'read'], writes: true },
+  run: (ctx) => {
+    const arb = fc.record({
+      valid: fc.array(submissions(ctx), { minLength: 1, maxLength: 4 }),
+      existing: submissions(ctx),
+      order: fc.array(fc.nat(), { minLength: 20, maxLength: 20 }),
+      dropField: fc.constantFrom('title', 'media', 'targeting', 'market'),
+    });
+    return runProperty(
+      ctx,
+      arb,
+      async ({ valid, existing, order, dropField }) => {
+        const prior: Record<string, unknown> = { ...existing, externalId: ctx.unique('prior') };
+        const { caseId: priorCase } = await submitNew(ctx, prior);
+        type Item = {
+          readonly kind: 'valid' | 'invalid' | 'conflict' | 'duplicate';
+          readonly body: Record<string, unknown>;
+        };
+        const invalid = { ...valid[0], externalId: ctx.unique('bad') } as Record<string, unknown>;
+        delete invalid[dropField];
+        const items: Item[] = [
+          ...valid.map((v) => ({ kind: 'valid' as const, body: { ...v, externalId: ctx.unique('ok') } })),
+          { kind: 'invalid', body: invalid },
+          {
+            kind: 'conflict',
+            body: { ...prior, title: `${String(prior['title']).slice(0, 400)} (changed)` },
+          },
+          { kind: 'duplicate', body: prior },
+        ];
+        // A seeded shuffle so the bad items land anywhere.
+        for (let i = items.length - 1; i > 0; i--) {
+          const j = (order[i] ?? 0) % (i + 1);
+          [items[i], items[j]] = [items[j] as Item, items[i] as Item];
+        }
+        const res = await call(ctx, 'submitModerationBatch', {
+          auth: 'write',
+          json: { cases: items.map((i) => i.body) },
+        });
+        const ok = expectConforming(ctx, 'submitModerationBatch', res, {
+          status: 202,
+          statusRule: 'MOD-BATCH-ITEM-ISOLATION',
+          before: (parsed) => {
+            const results = arr(obj(parsed)['results']).map(obj);
+            if (results.length !== items.length)
+              violate(
+                'MOD-BATCH-ORDER',
+                'result-count',
+                `batch of ${items.length} answered ${results.length} results`,
+              );
+            results.forEach((r, i) => {
+              const item = items[i] as Item;
+              if (r['externalId'] !== item.body['externalId']) {
+                violate(
+                  'MOD-BATCH-ORDER',
+                  'result-order',
+                  `result ${i} is for ${JSON.stringify(r['externalId'])}, input ${i} was ${JSON.stringify(item.body['externalId'])}`,
+                );
+              }
+            });
+            // Isolation of the valid items before each bad item's own verdict.
+            results.forEach((r, i) => {
+              if ((items[i] as Item).kind === 'valid' && r['status'] !== 'accepted')
+                violate(
+                  'MOD-BATCH-ITEM-ISOLATION',
+                  `valid-item:${String(r['status'])}`,
+                  `valid item ${i} was ${JSON.stringify(r['status'])} next to bad items`,
+                );
+            });
+            results.forEach((r, i) => {
+              const item = items[i] as Item;
+              const status = r['status'];
+              if (item.kind === 'invalid') {
+                if (status !== 'rejected')
+                  violate(
+                    'MOD-BATCH-REJECTED-DETAILS',
+                    `invalid-item:${String(status)}`,
+                    `item ${i} without ${dropField} was ${JSON.stringify(status)}, expected rejected`,
+                  );
+                const named = [
+                  ...arr(r['missingFields']),
+                  ...arr(r['invalidFields']),
+                  ...arr(r['errors']),
+                ].some((f) => typeof f === 'string' && f.includes(dropField));
+                const explained = named || typeof r['message'] === 'string' || r['code'] !== undefined;
+                if (!explained)
+                  violate(
+                    'MOD-BATCH-REJECTED-DETAILS',
+                    'rejected-unexplained',
+                    `rejected item ${i} carries no errors, message, code or field lists`,
+                  );
+              }
+              if (item.kind === 'conflict' && status !== 'rejected')
+                violate(
+                  'MOD-BATCH-CONFLICT-REJECTED',
+                  `conflict-item:${String(status)}`,
+                  `item ${i} (changed content under ${String(item.body['externalId'])}) was ${JSON.stringify(status)}, expected rejected`,
+                );
+              if (item.kind === 'duplicate') {
+                if (status !== 'duplicate')
+                  violate(
+                    'MOD-EXACT-RESUBMIT-DUPLICATE',
+                    `batch-duplicate:${String(status)}`,
+                    `item ${i} (exact resubmission) was ${JSON.stringify(status)}, expected duplicate`,
+                  );
+                if (r['caseId'] !== priorCase)
+                  violate(
+                    'ID-MODERATION-CASEID-STABLE',
+                    'batch-duplicate-case',
+                    `duplicate item ${i} names case ${JSON.stringify(r['caseId'])}, first accepted as ${priorCase}`,
+                  );
+              }
+              if (
+                (status === 'accepted' || status === 'duplicate') &&
+                r['analysisStatus'] !== undefined &&
+                r['analysisStatus'] !== 'pending'
+              ) {
+                violate(
+                  'MOD-ACK-ANALYSIS-PENDING',
+                  'batch-analysis',
+                  `result ${i} analysisStatus ${JSON.stringify(r['analysisStatus'])}`,
+                );
+              }
+            });
+          },
+        });
+        for (const r of arr(obj(ok.parsed)['results']).map(obj)) {
+          const caseId = str(r['caseId']);
+          if (r['status'] !== 'accepted' || caseId === undefined) continue;
+          checkCaseRead(
+            ctx,
+            await call(ctx, 'getModerationCase', { auth: 'read', path: { caseId } }),
+            caseId,
+            str(r['externalId']),
+          );
+        }
+      },
+      { runs: Math.min(ctx.runs, 6) },
+    );
+  },
+};
+
+export const validatedBeforeEnqueue: Law = {
+  id: 'moderation.validated-before-enqueue',
+  group: 'moderation',
+  title: 'a refused submission leaves nothing behind: the corrected one with the same externalId is accepted',
+  ruleIds: ['MOD-VALIDATED-BEFORE-ENQUEUE'],
+  needs: { keys: ['write'], writes: true },
+  run: (ctx) =>
+    runProperty(
+      ctx,
+      fc.record({ s: submissions(ctx), breakage: fc.constantFrom('media-type', 'cta', 'no-geos') }),
+      async ({ s, breakage }) => {
+        const externalId = ctx.unique('venq');
+        const good = { ...s, externalId };
+        const bad: Record<string, unknown> =
+          breakage === 'media-type'
+            ? { ...good, media: [{ url: 'https://cdn.example.org/x', type: 'hologram', position: 1 }] }
+            : breakage === 'cta'
+              ? { ...good, callToAction: 'BUY_TWICE' }
+              : { ...good, targeting: { ageMin: null, geos: [] } };
+        const refused = await call(ctx, 'submitModerationCase', { auth: 'write', json: bad });
+        expectConforming(ctx, 'submitModerationCase', refused, {
+          status: [400, 422],
+          statusRule: 'MOD-VALIDATED-BEFORE-ENQUEUE',
+          what: `invalid submission (${breakage})`,
+        });
+        const res = await call(ctx, 'submitModerationCase', { auth: 'write', json: good });
+        expectConforming(ctx, 'submitModerationCase', res, {
+          status: 202,
+          statusRule: 'MOD-VALIDATED-BEFORE-ENQUEUE',
+          before: (parsed) => {
+            if (obj(parsed)['status'] !== 'accepted')
+              violate(
+                'MOD-VALIDATED-BEFORE-ENQUEUE',
+                'left-behind',
+                `after a refused submission, the valid one under ${externalId} was ${JSON.stringify(obj(parsed)['status'])}`,
+              );
+          },
+        });
+      },
+      { runs: Math.min(ctx.runs, 5) },
+    ),
+};
+
+export const moderationLaws: readonly Law[] = [lifecycle, idempotency, batch, validatedBeforeEnqueue];

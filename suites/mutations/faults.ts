@@ -1,0 +1,393 @@
+/**
+ * Deliberately faulty deployments: our mock with one injected fault each, of the kind a real service
+ * could ship, and the rule the suite must name when it finds it. Controls are changes that are NOT
+ * faults (the suite must pass them).
+ */
+import type { Keys } from '../../src/client/types.ts';
+import { compose, type Hook, rewriteJson, rewriteRequest, rewriteText, withRequest } from './hook.ts';
+
+export interface Mutant {
+  readonly id: string;
+  readonly description: string;
+  /** Rules the suite may name for this fault (the first is the one it should name). Empty for controls. */
+  readonly expect: readonly string[];
+  readonly control?: true;
+  hook(keys: Keys): Hook;
+}
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const mapData = (body: unknown, f: (item: Json) => Json): unknown =>
+  isObj(body) && Array.isArray(body['data'])
+    ? { ...body, data: body['data'].map((i) => (isObj(i) ? f(i) : i)) }
+    : body;
+
+function setQuery(request: Request, edit: (q: URLSearchParams) => void): Promise<Request> {
+  const url = new URL(request.url);
+  edit(url.searchParams);
+  return withRequest(request, { url: url.toString() });
+}
+
+function swapKey(from: string | undefined, to: string | undefined, ops: readonly string[]): Hook {
+  return rewriteRequest(ops, (request) => {
+    if (from === undefined || to === undefined || request.headers.get('x-api-key') !== from) return request;
+    const headers = new Headers(request.headers);
+    headers.set('x-api-key', to);
+    return withRequest(request, { headers });
+  });
+}
+
+const WRITE_OPS = ['updateCustomFields', 'submitModerationCase', 'submitModerationBatch'];
+const READ_OPS = [
+  'listActions',
+  'getAction',
+  'getCustomFields',
+  'listAgents',
+  'getAgent',
+  'listQueues',
+  'getTagAnalytics',
+  'getTagVolume',
+  'getSentimentByDay',
+  'getSentimentByTag',
+  'getEngagement',
+  'searchConversations',
+  'getModerationCase',
+];
+
+const FAKE_DECISION = {
+  disposition: 'approve',
+  confidence: 'high',
+  title: null,
+  reason: 'looks fine',
+  hits: [],
+  advertiserAssessment: { polarity: 'POSITIVE', reasoning: 'ok' },
+  landingAssessment: { polarity: 'POSITIVE', reasoning: 'ok' },
+  decisionSource: 'model',
+  failureCode: null,
+  failureMessage: null,
+};
+
+export const MUTANTS: readonly Mutant[] = [
+  {
+    id: 'ids-as-json-numbers',
+    description: 'action ids are written as JSON numbers (precision lost above 2^53)',
+    expect: ['ID-JSON-STRING-IN-RAW-BODY'],
+    hook: () =>
+      rewriteText(['listActions', 'getAction', 'searchConversations'], (t) =>
+        t.replace(/"actionId":"(\d+)"/g, '"actionId":$1'),
+      ),
+  },
+  {
+    id: 'moderation-200-not-202',
+    description: 'a moderation submission is answered 200 instead of 202',
+    expect: ['MOD-SUBMIT-202', 'MOD-EXACT-RESUBMIT-DUPLICATE'],
+    hook: () => rewriteText(['submitModerationCase'], (t, s) => ({ body: t, status: s === 202 ? 200 : s })),
+  },
+  {
+    id: 'page-size-501-accepted',
+    description: 'pageSize above 500 is accepted (clamped) instead of refused',
+    expect: ['LIST-PAGESIZE-RANGE'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => {
+          const n = Number.parseInt(q.get('pageSize') ?? '', 10);
+          if (n > 500) q.set('pageSize', '500');
+        }),
+      ),
+  },
+  {
+    id: 'decision-while-pending',
+    description: 'the status read shows a decision while the case is pending or running',
+    expect: ['MOD-DECISION-ONLY-WHEN-COMPLETED'],
+    hook: () =>
+      rewriteJson(['getModerationCase'], (b, s) =>
+        s === 200 && isObj(b) && (b['analysisStatus'] === 'pending' || b['analysisStatus'] === 'running')
+          ? { ...b, decision: FAKE_DECISION }
+          : b,
+      ),
+  },
+  {
+    id: 'read-key-can-write',
+    description: 'a read-only key is allowed to write (it is treated as a write key)',
+    expect: ['AUTH-READ-KEY-WRITE-ROUTE-403'],
+    hook: (keys) => swapKey(keys.read, keys.write, WRITE_OPS),
+  },
+  {
+    id: 'has-more-wrong',
+    description: 'tag analytics pagination.hasMore is inverted',
+    expect: ['SCHEMA-PAGINATION'],
+    hook: () =>
+      rewriteJson(['getTagAnalytics'], (b) => {
+        if (!isObj(b) || !isObj(b['data']) || !isObj(b['data']['pagination'])) return b;
+        const p = b['data']['pagination'];
+        return { ...b, data: { ...b['data'], pagination: { ...p, hasMore: p['hasMore'] !== true } } };
+      }),
+  },
+  {
+    id: 'duplicate-answered-accepted',
+    description: 'an exact resubmission is acknowledged as accepted instead of duplicate',
+    expect: ['MOD-EXACT-RESUBMIT-DUPLICATE'],
+    hook: () =>
+      rewriteJson(['submitModerationCase'], (b) =>
+        isObj(b) && b['status'] === 'duplicate' ? { ...b, status: 'accepted' } : b,
+      ),
+  },
+  {
+    id: 'batch-results-reordered',
+    description: 'batch results come back in reverse order',
+    expect: ['MOD-BATCH-ORDER'],
+    hook: () =>
+      rewriteJson(['submitModerationBatch'], (b) =>
+        isObj(b) && Array.isArray(b['results']) ? { ...b, results: [...b['results']].reverse() } : b,
+      ),
+  },
+  {
+    id: 'date-only-to-end-of-day',
+    description: 'a date-only to is read as the end of that day',
+    expect: ['LIST-TO-DATE-ONLY-MIDNIGHT'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => {
+          const to = q.get('to');
+          if (to !== null && /^\d{4}-\d{2}-\d{2}$/.test(to)) q.set('to', `${to}T23:59:59.999Z`);
+        }),
+      ),
+  },
+  {
+    id: 'required-field-missing',
+    description: 'action summaries lack the required userName key',
+    expect: ['SCHEMA-ACTION-SUMMARY-REQUIRED-KEYS'],
+    hook: () =>
+      rewriteJson(['listActions'], (b) =>
+        mapData(b, (i) => {
+          const { userName: _drop, ...rest } = i;
+          return rest;
+        }),
+      ),
+  },
+  {
+    id: 'missing-key-accepted',
+    description: 'a request without X-API-Key is served (as the read key)',
+    expect: ['AUTH-MISSING-KEY-401'],
+    hook: (keys) =>
+      rewriteRequest(READ_OPS, (r) => {
+        if (r.headers.has('x-api-key') || keys.read === undefined) return r;
+        const headers = new Headers(r.headers);
+        headers.set('x-api-key', keys.read);
+        return withRequest(r, { headers });
+      }),
+  },
+  {
+    id: 'error-401-without-success',
+    description: '401 bodies lack success:false',
+    expect: ['ERR-GENERAL-BODY'],
+    hook: () => rewriteJson('all', (b, s) => (s === 401 && isObj(b) ? { error: b['error'] } : b)),
+  },
+  {
+    id: 'ingest-count-off-by-one',
+    description: 'ingestion reports one record fewer than it accepted',
+    expect: ['ING-ACCEPTED-COUNT'],
+    hook: () =>
+      rewriteJson(['ingestRecords'], (b, s) =>
+        s === 202 && isObj(b) && typeof b['accepted'] === 'number'
+          ? { ...b, accepted: b['accepted'] - 1 }
+          : b,
+      ),
+  },
+  {
+    id: 'conflict-answered-202',
+    description: 'changed content under an existing externalId is acknowledged instead of 409',
+    expect: ['MOD-CHANGED-CONTENT-409'],
+    hook: () =>
+      rewriteText(['submitModerationCase'], (t, s) =>
+        s !== 409
+          ? t
+          : {
+              status: 202,
+              body: JSON.stringify({
+                caseId: 'case_conflict',
+                externalId: 'x',
+                status: 'accepted',
+                analysisStatus: 'pending',
+                evaluationId: 'ev',
+                idempotency: { key: 'k', replayed: false },
+              }),
+            },
+      ),
+  },
+  {
+    id: 'search-ignores-page',
+    description: 'conversation search always serves page 1 (but echoes the page asked for)',
+    expect: ['SEARCH-PAGE-ECHO', 'SEARCH-TOTAL-CAPPED'],
+    hook: () =>
+      compose(
+        rewriteJson(['searchConversations'], (b, _s, r) => {
+          const page = new URL(r.url).searchParams.get('page');
+          return isObj(b) && page !== null ? { ...b, currentPage: Number.parseInt(page, 10) } : b;
+        }),
+        rewriteRequest(['searchConversations'], (r) =>
+          setQuery(r, (q) => q.has('page') && q.set('page', '1')),
+        ),
+      ),
+  },
+  {
+    id: 'oldest-first',
+    description: 'the action list is sorted oldest first',
+    expect: ['LIST-SORTBY-NEWEST-FIRST'],
+    hook: () =>
+      rewriteJson(['listActions'], (b) =>
+        isObj(b) && Array.isArray(b['data']) ? { ...b, data: [...b['data']].reverse() } : b,
+      ),
+  },
+  {
+    id: 'default-page-size-20',
+    description: 'the action list defaults to 20 records per page',
+    expect: ['LIST-PAGESIZE-DEFAULT-50'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => !q.has('pageSize') && q.set('pageSize', '20')),
+      ),
+  },
+  {
+    id: 'unknown-action-500',
+    description: 'an unknown action id gives 500 instead of 404',
+    expect: ['DETAIL-UNKNOWN-ID-404'],
+    hook: () =>
+      rewriteText(['getAction'], (t, s) =>
+        s === 404
+          ? { status: 500, body: JSON.stringify({ success: false, error: 'Internal server error' }) }
+          : t,
+      ),
+  },
+  {
+    id: 'external-id-not-echoed',
+    description: 'the acknowledgement trims the externalId',
+    expect: ['MOD-ACK-EXTERNALID-ECHO'],
+    hook: () =>
+      rewriteJson(['submitModerationCase'], (b) =>
+        isObj(b) && typeof b['externalId'] === 'string'
+          ? { ...b, externalId: b['externalId'].slice(0, -1) }
+          : b,
+      ),
+  },
+  {
+    id: 'conversation-json-always',
+    description: 'conversationJson is filled although includeFullConversation was not requested',
+    expect: ['LIST-CONVERSATIONJSON-ONLY-WHEN-REQUESTED'],
+    hook: () =>
+      rewriteJson(['listActions'], (b) =>
+        mapData(b, (i) => ({ ...i, conversationJson: i['conversationJson'] ?? '[]' })),
+      ),
+  },
+  {
+    id: 'bad-item-blocks-batch',
+    description: 'one rejected batch item makes every item rejected',
+    expect: ['MOD-BATCH-ITEM-ISOLATION'],
+    hook: () =>
+      rewriteJson(['submitModerationBatch'], (b) => {
+        if (!isObj(b) || !Array.isArray(b['results'])) return b;
+        const results = b['results'] as Json[];
+        if (!results.some((r) => r['status'] === 'rejected')) return b;
+        return {
+          ...b,
+          results: results.map((r) => ({ ...r, status: 'rejected', code: 'MODERATION_INPUT_INVALID' })),
+        };
+      }),
+  },
+  {
+    id: 'fullfilter-with-filter-accepted',
+    description: 'fullFilter combined with filter is accepted (filter dropped)',
+    expect: ['LIST-FULLFILTER-WITH-FILTER-400'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => {
+          if (q.has('fullFilter')) {
+            q.delete('filter');
+            q.delete('filterJson');
+          }
+        }),
+      ),
+  },
+  {
+    id: 'ingest-key-reads-reports',
+    description: 'an import key can read reporting data',
+    expect: [
+      'AUTH-IMPORT-KEY-NO-REPORTING-403',
+      'SCOPE-ANALYTICS-403',
+      'SCOPE-CUSTOM-FIELDS-READ',
+      'SCOPE-MODERATION-READ',
+    ],
+    hook: (keys) => swapKey(keys.ingest, keys.read, READ_OPS),
+  },
+  {
+    id: 'patch-not-persisted',
+    description: 'a custom-field PATCH is acknowledged but not stored',
+    expect: ['CF-PATCH-PERSISTS'],
+    hook: (keys) => (handle) => async (request, context) => {
+      if (request.method !== 'PATCH' || keys.read === undefined) return handle(request, context);
+      // Read the values before, let the engine validate and answer, then write the old values back.
+      const read = await handle(new Request(request.url, { headers: { 'x-api-key': keys.read } }), context);
+      const before = read.status === 200 ? ((await read.json()) as Json) : undefined;
+      const answer = await handle(request.clone(), context);
+      if (answer.status !== 200 || before === undefined || !Array.isArray(before['fields'])) return answer;
+      const fields = (before['fields'] as Json[])
+        .filter((f) => f['fieldType'] !== 'unregistered')
+        .map((f) => ({ fieldName: f['fieldName'], value: f['value'] ?? null }));
+      const headers = new Headers(request.headers);
+      await handle(
+        new Request(request.url, { method: 'PATCH', headers, body: JSON.stringify({ fields }) }),
+        context,
+      );
+      return answer;
+    },
+  },
+  {
+    id: 'private-source-url',
+    description: 'private actions carry a sourceURL',
+    expect: ['SCHEMA-SOURCEURL-NULL-FOR-PRIVATE'],
+    hook: () =>
+      rewriteJson(['listActions'], (b) =>
+        mapData(b, (i) =>
+          i['isPublicPost'] === false ? { ...i, sourceURL: 'https://private.example.com/x' } : i,
+        ),
+      ),
+  },
+  {
+    id: 'default-window-30-days',
+    description: 'without from/to the list covers 30 days instead of 7',
+    expect: ['LIST-DEFAULT-WINDOW-7-DAYS'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => {
+          if (!q.has('from') && !q.has('to') && !q.has('fullFilter'))
+            q.set('from', new Date(Date.now() - 30 * 86_400_000).toISOString());
+        }),
+      ),
+  },
+  // ---------------------------------------------------------------- controls: not faults
+  {
+    id: 'control-extra-unknown-field',
+    description: 'every JSON object response carries an extra unknown field (section 9: tolerated)',
+    expect: [],
+    control: true,
+    hook: () => rewriteJson('all', (b) => (isObj(b) ? { ...b, ccaFutureField: { added: true } } : b)),
+  },
+  {
+    id: 'control-slow-response',
+    description: 'every response is 5 ms slower',
+    expect: [],
+    control: true,
+    hook: () => (handle) => async (request, context) => {
+      const response = await handle(request, context);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      return response;
+    },
+  },
+  {
+    id: 'control-reordered-keys',
+    description: 'JSON object keys come back in another order, with an extra response header',
+    expect: [],
+    control: true,
+    hook: () => rewriteJson('all', (b) => (isObj(b) ? Object.fromEntries(Object.entries(b).reverse()) : b)),
+  },
+];

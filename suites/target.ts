@@ -1,0 +1,98 @@
+/**
+ * Where the vitest suites run: a deployment given by the environment (`CCA_BASE_URL` and the key
+ * variables), or, when it is unset, our own mock started on a loopback port with its seeded keys.
+ */
+import keysJson from '../fixtures/keys.json' with { type: 'json' };
+import organizationsJson from '../fixtures/organizations.json' with { type: 'json' };
+import { createEngine, type Engine } from '../mocks/engine/engine.ts';
+import type { EngineOptions } from '../mocks/engine/options.ts';
+import { startMockServer } from '../mocks/http/server.ts';
+import { KEY_ENV, KEY_ROLES, type Keys } from '../src/client/types.ts';
+import type { Target } from '../src/conformance/options.ts';
+
+interface SeededKey {
+  readonly key: string;
+  readonly organizationId: string;
+  readonly profile: string;
+  readonly status: string;
+}
+
+const seededKeys = keysJson as readonly SeededKey[];
+const organizations = organizationsJson as readonly {
+  readonly id: string;
+  readonly moderationMode: string;
+}[];
+
+/** The seeded keys of the default data set, one per role. */
+export function mockKeys(): Keys {
+  const adPolicy = organizations.find((o) => o.moderationMode === 'ad_policy')?.id;
+  const other = organizations.find((o) => o.id !== adPolicy && o.moderationMode !== 'ad_policy')?.id;
+  const find = (org: string | undefined, profile: string): string | undefined =>
+    seededKeys.find((k) => k.organizationId === org && k.profile === profile && k.status === 'active')?.key;
+  const keys: Record<string, string> = {};
+  const put = (role: keyof Keys, value: string | undefined): void => {
+    if (value !== undefined) keys[role] = value;
+  };
+  put('read', find(adPolicy, 'reporting'));
+  put('write', find(adPolicy, 'write'));
+  put('ingest', find(adPolicy, 'import'));
+  put('otherOrgRead', find(other, 'reporting'));
+  put('noModerationWrite', find(other, 'write') ?? find(other, 'read_write'));
+  return keys;
+}
+
+/** The target named by `CCA_BASE_URL` and the `CCA_*_KEY` variables, or undefined. */
+export function targetFromEnv(env: NodeJS.ProcessEnv = process.env): Target | undefined {
+  const baseUrl = env['CCA_BASE_URL'];
+  if (baseUrl === undefined || baseUrl === '') return undefined;
+  const keys: Record<string, string> = {};
+  for (const role of KEY_ROLES) {
+    const value = env[KEY_ENV[role]];
+    if (value !== undefined && value !== '') keys[role] = value;
+  }
+  return { baseUrl, keys };
+}
+
+export interface RunningTarget {
+  readonly target: Target;
+  readonly kind: 'env' | 'mock';
+  /** The engine when the target is our in-process mock. */
+  readonly engine?: Engine;
+  close(): Promise<void>;
+}
+
+export interface MockTargetOptions extends EngineOptions {
+  /** Wraps the engine before it is served (the mutation harness injects faults here). */
+  readonly wrap?: (engine: Engine) => Engine;
+}
+
+/** Starts our mock on 127.0.0.1:0; polls advance its clock by a second instead of sleeping. */
+export async function startMockTarget(options: MockTargetOptions = {}): Promise<RunningTarget> {
+  const { wrap, ...engineOptions } = options;
+  const engine = createEngine(engineOptions);
+  const server = await startMockServer({
+    host: '127.0.0.1',
+    port: 0,
+    engine: wrap === undefined ? engine : wrap(engine),
+  });
+  return {
+    kind: 'mock',
+    engine,
+    target: {
+      baseUrl: server.url,
+      keys: mockKeys(),
+      now: () => engine.clock.now(),
+      onPoll: async () => {
+        engine.clock.advance(1000);
+      },
+    },
+    close: () => server.close(),
+  };
+}
+
+/** The environment's target when set, else a fresh mock. */
+export async function resolveTarget(): Promise<RunningTarget> {
+  const fromEnv = targetFromEnv();
+  if (fromEnv !== undefined) return { kind: 'env', target: fromEnv, close: async () => {} };
+  return startMockTarget({ seed: 42 });
+}

@@ -1,0 +1,53 @@
+/**
+ * Runs one group of laws as vitest tests: one test per law, named by its id and rule ids. The laws
+ * go through `runConformance` exactly as the CLI runs them (one implementation, two ways to run it).
+ * Target: `CCA_BASE_URL` and the `CCA_*_KEY` variables, or our mock when unset. `CCA_SEED` and
+ * `CCA_RUNS` pin the seed and the cases per property.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultDeps, runConformance } from '../src/conformance/runner.ts';
+import { renderConsoleReport } from '../src/reporters/console.ts';
+import { lawsOf } from './laws/index.ts';
+import { type RunningTarget, resolveTarget } from './target.ts';
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' ? fallback : Number.parseInt(raw, 10);
+}
+
+export function describeLaws(group: string): void {
+  const laws = lawsOf(group);
+  describe(`conformance: ${group}`, () => {
+    let running: RunningTarget;
+    const seed = envInt('CCA_SEED', 42);
+    const runs = envInt('CCA_RUNS', 10);
+    const runId = `vt${seed.toString(36)}${Date.now().toString(36).slice(-5)}`;
+    beforeAll(async () => {
+      running = await resolveTarget();
+    });
+    afterAll(async () => {
+      await running?.close();
+    });
+    for (const [index, law] of laws.entries()) {
+      it(`${law.id} (${law.ruleIds.join(', ')})`, async (t) => {
+        const report = await runConformance(
+          {
+            target: running.target,
+            seed,
+            runs,
+            only: [law.id],
+            runId: `${runId}-${index}`,
+          },
+          { ...defaultDeps(), laws: [law] },
+        );
+        const result = report.laws.find((l) => l.lawId === law.id);
+        if (result?.outcome.kind === 'not-run') {
+          t.skip(result.outcome.reason);
+          return;
+        }
+        const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');
+        expect(result?.outcome.kind, renderConsoleReport({ ...report, rules: [] }, secrets)).toBe('passed');
+      });
+    }
+  });
+}
