@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { enumOf, PLATFORMS, requiredKeysOf } from '../contract/load.ts';
 
 /**
  * Hand-written arbitraries where meaning matters more than the schema: realistic moderation
@@ -57,18 +58,10 @@ const httpsUrl: fc.Arbitrary<string> = fc
   )
   .map(([host, p]) => `https://${host}/${p}`);
 
-const CALLS_TO_ACTION = [
-  'APPLY_NOW',
-  'BOOK_NOW',
-  'GET_NOW',
-  'INSTALL_NOW',
-  'MORE',
-  'SHOP_NOW',
-  'SIGN_UP',
-  'VIEW',
-  'WATCH',
-] as const;
-const ATTACHMENT_TYPES = ['web_view', 'deep_link', 'app_install', 'lens', 'long_form_video'] as const;
+// Enums and required keys come from the contract; only the realistic values are written here.
+const CALLS_TO_ACTION = enumOf('ModerationSubmission', 'callToAction');
+const ATTACHMENT_TYPES = enumOf('ModerationAttachment', 'type');
+const MEDIA_TYPES = enumOf('ModerationMedia', 'type');
 
 export interface ModerationSubmissionOptions {
   /** Every externalId starts with this (e.g. `cca-conform-<runId>-`). */
@@ -80,7 +73,7 @@ export function moderationSubmission(
   options: ModerationSubmissionOptions,
 ): fc.Arbitrary<Record<string, unknown>> {
   const media = fc
-    .array(fc.record({ url: httpsUrl, type: fc.constantFrom('image', 'video') }), {
+    .array(fc.record({ url: httpsUrl, type: fc.constantFrom(...MEDIA_TYPES) }), {
       minLength: 1,
       maxLength: 4,
     })
@@ -98,7 +91,7 @@ export function moderationSubmission(
         maxLength: 3,
       }),
     },
-    { requiredKeys: ['ageMin', 'geos'] },
+    { requiredKeys: requiredKeysOf('ModerationTargeting') },
   );
   return fc.record(
     {
@@ -144,53 +137,12 @@ export function moderationSubmission(
         })
         .map((d) => d.toISOString()),
     },
-    {
-      requiredKeys: [
-        'externalId',
-        'sourceSystem',
-        'sourcePlatform',
-        'sourceAdId',
-        'advertiserName',
-        'market',
-        'placement',
-        'landingPageUrl',
-        'title',
-        'media',
-        'attachment',
-        'targeting',
-        'copy',
-      ],
-    },
+    { requiredKeys: requiredKeysOf('ModerationSubmission') },
   );
 }
 
-export const INGESTION_PLATFORMS = [
-  'DISCORD',
-  'SLACK',
-  'GITHUB',
-  'ZENDESK',
-  'TELEGRAM',
-  'FACEBOOK_GROUP',
-  'TWITTER_COMMUNITY',
-  'SALESFORCE',
-  'FACEBOOK',
-  'TWITTER',
-  'THREADS',
-  'TIKTOK',
-  'INSTAGRAM',
-  'LINKEDIN',
-  'WHATSAPP',
-  'YOUTUBE',
-  'GAINSIGHT',
-  'APPSTORE',
-  'GOOGLE_PLAY',
-  'HIGHER_LOGIC',
-  'DISCOURSE',
-  'CUSTOM_FORM',
-  'MODERATION_API',
-  'CHROME_WEB_STORE',
-  'CANNY',
-] as const;
+/** The contract's ingestion platform enum (kept under this name for the laws that import it). */
+export const INGESTION_PLATFORMS = PLATFORMS;
 
 export interface IngestionBatchOptions {
   readonly externalIdPrefix: string;
@@ -206,6 +158,8 @@ export function ingestionBatch(options: IngestionBatchOptions): fc.Arbitrary<Rec
         .oneof(bigIdString, fc.stringMatching(/^[a-z0-9]{6,12}$/))
         .map((s) => options.externalIdPrefix + s),
       threadExternalId: fc.stringMatching(/^t[0-9]{1,10}$/),
+      // A reply names its parent; thread roots here are `t<digits>`, so replies point at one.
+      parentExternalId: fc.stringMatching(/^t[0-9]{1,10}$/),
       authorId: fc.oneof(bigIdString, leadingZeroId),
       authorName: text(64),
       title: text(200),
@@ -222,7 +176,7 @@ export function ingestionBatch(options: IngestionBatchOptions): fc.Arbitrary<Rec
       recordType: fc.constantFrom('message', 'post', 'review', 'comment'),
       customFields: fc.record({ tier: fc.constantFrom('gold', 'silver') }),
     },
-    { requiredKeys: ['externalId', 'authorId', 'authorName', 'body', 'createdAt', 'recordType'] },
+    { requiredKeys: requiredKeysOf('IngestionRecord') },
   );
   return fc.record(
     {
@@ -231,10 +185,10 @@ export function ingestionBatch(options: IngestionBatchOptions): fc.Arbitrary<Rec
       serverName: text(64),
       channelId: fc.stringMatching(/^c[0-9]{1,8}$/),
       channelName: text(64),
-      processingLevel: fc.constantFrom('INSIGHTS', 'STATS_ONLY'),
+      processingLevel: fc.constantFrom(...enumOf('IngestionBatch', 'processingLevel')),
       source: fc.record(
         { system: fc.constantFrom('zendesk-export', 'cca-conform'), sourceId: fc.uuid() },
-        { requiredKeys: ['system'] },
+        { requiredKeys: requiredKeysOf('IngestionSource') },
       ),
       records: fc
         .uniqueArray(record, {
@@ -244,7 +198,7 @@ export function ingestionBatch(options: IngestionBatchOptions): fc.Arbitrary<Rec
         })
         .map((rs) => rs),
     },
-    { requiredKeys: ['platform', 'serverId', 'serverName', 'records'] },
+    { requiredKeys: requiredKeysOf('IngestionBatch') },
   );
 }
 

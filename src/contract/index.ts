@@ -29,7 +29,7 @@ import type { RequestInput, RequestValidation, ValidateRequestOptions, Validatio
 export type { Contract } from './contract.ts';
 export { createContract } from './contract.ts';
 export type { IssueLocation, ValidationIssue } from './issues.ts';
-export { contractDocument, PLATFORMS } from './load.ts';
+export { contractDocument, enumOf, PLATFORMS, requiredKeysOf } from './load.ts';
 export type {
   JsonSchema,
   Operation,
