@@ -1,28 +1,28 @@
 /** Tag, sentiment and engagement analytics (sections 4.8 to 4.12). */
 import * as ex from '../examples.ts';
+import type { ParameterSpec } from '../operation.ts';
 import { bool, num, str } from '../schema.ts';
-import {
-  badQuery,
-  type Located,
-  lastWeek,
-  lastWeekEnd,
-  malformedWindow,
-  malformedWindowParams,
-  window,
-} from './shared.ts';
+import { type Located, windowedReport } from './shared.ts';
+
+const respondedOnly: ParameterSpec = {
+  name: 'respondedOnly',
+  in: 'query',
+  description: 'Count responded actions only.',
+  schema: bool(),
+};
 
 export const analyticsOperations: readonly Located[] = [
-  {
-    method: 'get',
+  windowedReport({
     path: '/v0/analytics/tags',
     operationId: 'getTagAnalytics',
     summary: 'Tag analytics',
     description: 'Summary, breakdown and volume per tag, with offset pagination.',
     tag: 'Analytics',
-    scope: 'read',
+    schema: 'TagAnalyticsResponse',
+    example: ex.tagAnalytics,
+    successDescription: 'Tag analytics.',
     parameters: [
-      ...window(lastWeek, lastWeekEnd),
-      { name: 'respondedOnly', in: 'query', description: 'Count responded actions only.', schema: bool() },
+      respondedOnly,
       {
         name: 'limit',
         in: 'query',
@@ -40,25 +40,18 @@ export const analyticsOperations: readonly Located[] = [
       },
       { name: 'search', in: 'query', description: 'Text search over tags.', schema: str() },
     ],
-    success: {
-      status: 200,
-      description: 'Tag analytics.',
-      schema: 'TagAnalyticsResponse',
-      examples: { lastWeek: ex.tagAnalytics },
-    },
-    errors: { 400: badQuery(malformedWindow) },
-  },
-  {
-    method: 'get',
+  }),
+  windowedReport({
     path: '/v0/analytics/tags/volume',
     operationId: 'getTagVolume',
     summary: 'Tag volume over time',
     description: 'Volume rows for the top tags or the listed tag ids.',
     tag: 'Analytics',
-    scope: 'read',
+    schema: 'TagVolumeResponse',
+    example: ex.tagVolume,
+    successDescription: 'Tag volume.',
     parameters: [
-      ...window(lastWeek, lastWeekEnd),
-      { name: 'respondedOnly', in: 'query', description: 'Count responded actions only.', schema: bool() },
+      respondedOnly,
       {
         name: 'topTagsLimit',
         in: 'query',
@@ -68,58 +61,37 @@ export const analyticsOperations: readonly Located[] = [
       },
       { name: 'tagIds', in: 'query', description: 'Comma-separated tag IDs.', schema: str() },
     ],
-    success: {
-      status: 200,
-      description: 'Tag volume.',
-      schema: 'TagVolumeResponse',
-      examples: { lastWeek: ex.tagVolume },
-    },
-    errors: { 400: badQuery(malformedWindow) },
-  },
-  {
-    method: 'get',
+  }),
+  windowedReport({
     path: '/v0/analytics/sentiment',
     operationId: 'getSentimentByDay',
     summary: 'Sentiment by day',
     description: 'Daily counts per sentiment label.',
     tag: 'Analytics',
-    scope: 'read',
-    parameters: malformedWindowParams(),
-    success: {
-      status: 200,
-      description: 'Daily rows.',
-      schema: 'SentimentByDayResponse',
-      examples: { lastWeek: ex.sentimentByDay },
-    },
-    errors: { 400: badQuery(malformedWindow) },
-  },
-  {
-    method: 'get',
+    schema: 'SentimentByDayResponse',
+    example: ex.sentimentByDay,
+    successDescription: 'Daily rows.',
+  }),
+  windowedReport({
     path: '/v0/analytics/sentiment/by-tag',
     operationId: 'getSentimentByTag',
     summary: 'Sentiment by tag',
     description: 'Per-tag counts per sentiment label.',
     tag: 'Analytics',
-    scope: 'read',
-    parameters: malformedWindowParams(),
-    success: {
-      status: 200,
-      description: 'Per-tag rows.',
-      schema: 'SentimentByTagResponse',
-      examples: { lastWeek: ex.sentimentByTag },
-    },
-    errors: { 400: badQuery(malformedWindow) },
-  },
-  {
-    method: 'get',
+    schema: 'SentimentByTagResponse',
+    example: ex.sentimentByTag,
+    successDescription: 'Per-tag rows.',
+  }),
+  windowedReport({
     path: '/v0/analytics/engagement',
     operationId: 'getEngagement',
     summary: 'Engagement analytics',
     description: 'Messages-per-user percentiles, weekly growth trends and the conversion funnel.',
     tag: 'Analytics',
-    scope: 'read',
+    schema: 'EngagementResponse',
+    example: ex.engagement,
+    successDescription: 'Engagement.',
     parameters: [
-      ...window(lastWeek, lastWeekEnd),
       {
         name: 'platforms',
         in: 'query',
@@ -128,12 +100,5 @@ export const analyticsOperations: readonly Located[] = [
         examples: { lastWeek: 'DISCORD' },
       },
     ],
-    success: {
-      status: 200,
-      description: 'Engagement.',
-      schema: 'EngagementResponse',
-      examples: { lastWeek: ex.engagement },
-    },
-    errors: { 400: badQuery(malformedWindow) },
-  },
+  }),
 ];

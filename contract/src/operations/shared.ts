@@ -6,10 +6,8 @@ import type { OperationSpec, ParameterSpec, ResponseSpec } from '../operation.ts
 import type { Json } from '../schema.ts';
 import { str } from '../schema.ts';
 
-export type Located = import('../operation.ts').OperationSpec & {
-  readonly method: string;
-  readonly path: string;
-};
+/** An operation with the method and path it is served at. */
+export type Located = OperationSpec & { readonly method: string; readonly path: string };
 
 export const ISO_DATE_OR_TIMESTAMP =
   '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}(:?\\d{2})?)?)?$';
@@ -53,7 +51,6 @@ export const badQuery = (examples: Record<string, Json>): ResponseSpec => ({
 export const malformedWindow = {
   malformedWindow: err('query parameter from must be an ISO 8601 date or timestamp'),
 };
-export const malformedWindowParams = (): ParameterSpec[] => window(lastWeek, lastWeekEnd);
 
 /** Transport-level answers for operations with a body; the spec lists neither status. */
 export const bodyTransportErrors = (schema: string): Record<number, ResponseSpec> => ({
@@ -96,3 +93,40 @@ export const changedSubmission: Json = {
 
 export const submissionWithout = (key: string): Json =>
   Object.fromEntries(Object.entries(ex.moderationSubmission).filter(([k]) => k !== key));
+
+/** What differs between the read-only reports over a date window (agents, queues, analytics). */
+export interface WindowedReport {
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: string;
+  /** The 200 body's component and its `lastWeek` example. */
+  readonly schema: string;
+  readonly example: Json;
+  readonly successDescription: string;
+  readonly parameters?: readonly ParameterSpec[];
+  readonly errors?: Readonly<Record<number, ResponseSpec>>;
+}
+
+/**
+ * A GET over `from`/`to` with a `lastWeek` example pair and the undeclared-400 for a malformed window:
+ * the shape shared by agents, queues and the five analytics reports.
+ */
+export const windowedReport = (report: WindowedReport): Located => ({
+  method: 'get',
+  path: report.path,
+  operationId: report.operationId,
+  summary: report.summary,
+  description: report.description,
+  tag: report.tag,
+  scope: 'read',
+  parameters: [...window(lastWeek, lastWeekEnd), ...(report.parameters ?? [])],
+  success: {
+    status: 200,
+    description: report.successDescription,
+    schema: report.schema,
+    examples: { lastWeek: report.example },
+  },
+  errors: { 400: badQuery(malformedWindow), ...report.errors },
+});
