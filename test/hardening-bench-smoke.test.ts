@@ -1,0 +1,70 @@
+/**
+ * Smoke test of the benchmark harness (`npm run bench`): a few hundred requests through the same code
+ * paths (cca-kit started through its CLI, the node:http replay ceiling, one scale worker, the
+ * RESULTS.md renderer). It asserts only that a well-formed result comes out, never a speed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { renderResults } from '../bench/lib/report.ts';
+import { runScaleWorker } from '../bench/sections/scale.ts';
+import { throughput } from '../bench/sections/throughput.ts';
+
+describe('the benchmark harness produces well-formed results', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'cca-bench-smoke-'));
+  afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+  it('throughput: cca-kit vs the ceiling on GET detail, one short round', async () => {
+    const result = await throughput({
+      load: { connections: 2, pipelining: 1, duration: 0.3 },
+      rounds: 1,
+      warmup: 0.1,
+      routes: ['detail'],
+      compare: ['ceiling'],
+      generator: 'autocannon',
+      outDir,
+      log: () => undefined,
+    });
+    expect(result.rows).toHaveLength(1);
+    const row = result.rows[0];
+    expect(row?.servers.map((s) => s.server)).toEqual(['cca-kit', 'node:http ceiling']);
+    for (const server of row?.servers ?? []) {
+      expect(server.probeStatus).toBe(200);
+      expect(Object.keys(server.statuses)).toEqual(['200']);
+      expect(server.rps).toBeGreaterThan(0);
+      expect(Number.isFinite(server.p50) && Number.isFinite(server.p99)).toBe(true);
+    }
+    // The ceiling replays cca-kit's bytes: same body size.
+    expect(row?.servers[0]?.bodyBytes).toBe(row?.servers[1]?.bodyBytes);
+    expect(row?.ratios).toHaveLength(1);
+    expect(row?.ratios[0]?.ratio).toBeGreaterThan(0);
+
+    const machine = {
+      date: new Date().toISOString(),
+      nproc: 2,
+      cpuModel: 'test',
+      memoryGiB: 1,
+      node: process.version,
+      platform: 'test',
+      load1: 0,
+    };
+    const markdown = renderResults(
+      { throughput: { machine, loadAfter: 0, command: 'smoke', seconds: 1, result } },
+      [],
+    );
+    expect(markdown).toContain('| GET action detail | cca-kit |');
+    expect(markdown).toContain('| GET action detail vs the ceiling | ≥ 0.5× |');
+  }, 60_000);
+
+  it('scale: one worker seeds 1,000 actions and reports timings and memory', async () => {
+    const point = await runScaleWorker(1_000, 10);
+    expect(point.actions).toBe(1_000);
+    expect(point.seedMs).toBeGreaterThan(0);
+    expect(point.heapPerAction).toBeGreaterThan(0);
+    for (const name of ['listDefault', 'list30Days', 'search']) {
+      expect(point.latency[name]?.status).toBe(200);
+      expect(point.latency[name]?.p50).toBeGreaterThan(0);
+    }
+  }, 60_000);
+});
