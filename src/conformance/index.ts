@@ -13,6 +13,14 @@
  * console.log(renderConsoleReport(report));
  * ```
  */
+
+export {
+  type ConsoleReporterOptions,
+  consoleProgress,
+  renderConsoleReport,
+  renderJsonReport,
+  renderJunitReport,
+} from '../reporters/index.ts';
 export { baselineFrom, fingerprintOf, isKnown, parseBaseline } from './baseline.ts';
 export { jsonSafe, type PropertyOptions, runExamples, runProperty, Violation, violate } from './check.ts';
 export type { Law, LawContext, LawNeeds } from './law.ts';
