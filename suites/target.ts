@@ -23,12 +23,17 @@ const organizations = organizationsJson as readonly {
   readonly moderationMode: string;
 }[];
 
-/** The seeded keys of the default data set, one per role. */
-export function mockKeys(): Keys {
-  const adPolicy = organizations.find((o) => o.moderationMode === 'ad_policy')?.id;
-  const other = organizations.find((o) => o.id !== adPolicy && o.moderationMode !== 'ad_policy')?.id;
+/**
+ * One active key per role: from a running engine (any seed), or from the checked-in keys of the
+ * default data set (seed 42) when there is none.
+ */
+export function mockKeys(engine?: Engine): Keys {
+  const orgs = engine === undefined ? organizations : engine.admin.listOrganizations();
+  const known = engine === undefined ? seededKeys : engine.admin.listKeys();
+  const adPolicy = orgs.find((o) => o.moderationMode === 'ad_policy')?.id;
+  const other = orgs.find((o) => o.id !== adPolicy && o.moderationMode !== 'ad_policy')?.id;
   const find = (org: string | undefined, profile: string): string | undefined =>
-    seededKeys.find((k) => k.organizationId === org && k.profile === profile && k.status === 'active')?.key;
+    known.find((k) => k.organizationId === org && k.profile === profile && k.status === 'active')?.key;
   const keys: Record<string, string> = {};
   const put = (role: keyof Keys, value: string | undefined): void => {
     if (value !== undefined) keys[role] = value;
@@ -66,10 +71,13 @@ export interface MockTargetOptions extends EngineOptions {
   readonly wrap?: (engine: Engine) => Engine;
 }
 
-/** Starts our mock on 127.0.0.1:0; polls advance its clock by a second instead of sleeping. */
+/**
+ * Starts our mock on 127.0.0.1:0 with self-check on (every response validated against the contract;
+ * `engine.selfCheckFailures` lists any mismatch); polls advance its clock by a second instead of sleeping.
+ */
 export async function startMockTarget(options: MockTargetOptions = {}): Promise<RunningTarget> {
   const { wrap, ...engineOptions } = options;
-  const engine = createEngine(engineOptions);
+  const engine = createEngine({ selfCheck: true, ...engineOptions });
   const server = await startMockServer({
     host: '127.0.0.1',
     port: 0,
@@ -80,7 +88,7 @@ export async function startMockTarget(options: MockTargetOptions = {}): Promise<
     engine,
     target: {
       baseUrl: server.url,
-      keys: mockKeys(),
+      keys: mockKeys(engine),
       now: () => engine.clock.now(),
       onPoll: async () => {
         engine.clock.advance(1000);

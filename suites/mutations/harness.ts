@@ -35,7 +35,7 @@ export async function runMutant(
   const t0 = performance.now();
   const running = await startMockTarget({
     seed: 42,
-    wrap: (engine) => withHook(engine, mutant.hook(mockKeys())),
+    wrap: (engine) => withHook(engine, mutant.hook(mockKeys(engine))),
   });
   try {
     const report = await runConformance({
