@@ -31,7 +31,7 @@ import {
   textResponse,
 } from './respond.ts';
 import { createEngineState, type EngineState } from './state.ts';
-import type { HandlerResult } from './types.ts';
+import { type HandlerResult, SerialisedJson } from './types.ts';
 import { validationPolicyOf } from './validation-policy.ts';
 
 /** A response the self-check found in violation of the contract (answered as a 500 instead). */
@@ -128,6 +128,9 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     maxBodyBytes: options.maxBodyBytes,
   });
 
+  // Pre-serialised bodies are parsed only when something must look inside them.
+  const inspects = options.selfCheck || interceptors.some((i) => i.onResult !== undefined);
+
   /** Interceptors, then the self-check, then serialisation. */
   const finish = (
     request: Request,
@@ -136,7 +139,8 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     headOnly: boolean,
     rawBody = '',
   ): Response => {
-    let result = input;
+    let result =
+      inspects && input.body instanceof SerialisedJson ? { ...input, body: input.body.value() } : input;
     for (const interceptor of interceptors) {
       result =
         interceptor.onResult?.({ operationId: operation?.operationId ?? null, request, result, rawBody }) ??

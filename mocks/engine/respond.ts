@@ -1,4 +1,5 @@
 /** Building WHATWG Responses: JSON with one content type, HTML for the docs page, CORS on every answer. */
+import { SerialisedJson } from './types.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
@@ -20,8 +21,18 @@ export function jsonResponse(
     headers: { 'content-type': JSON_CONTENT_TYPE, ...CORS_HEADERS, ...headers },
   };
   const noBody = headOnly || status === 204 || status === 304 || body === undefined;
-  return new Response(noBody ? null : JSON.stringify(body), init);
+  if (noBody) return new Response(null, init);
+  const bytes = body instanceof SerialisedJson ? body.bytes() : encoder.encode(JSON.stringify(body));
+  const response = new Response(bytes, init);
+  SERIALISED.set(response, bytes);
+  return response;
 }
+
+const encoder = new TextEncoder();
+const SERIALISED = new WeakMap<Response, Uint8Array>();
+
+/** The bytes of a body `jsonResponse` serialised, so an adapter can write them without reading the stream. */
+export const serialisedBodyOf = (response: Response): Uint8Array | undefined => SERIALISED.get(response);
 
 export function textResponse(status: number, text: string, contentType: string, headOnly: boolean): Response {
   return new Response(headOnly ? null : text, {

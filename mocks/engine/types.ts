@@ -48,8 +48,49 @@ export interface HandlerContext<State = unknown> {
   readonly clock: Clock;
 }
 
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * A body already serialised: JSON as UTF-8 chunks, written as they are. Pages built from cached
+ * record bytes use it, so a page costs a copy, not a derivation, a stringify and an encode. The
+ * engine parses it only when the self-check or an interceptor needs the value.
+ */
+export class SerialisedJson {
+  constructor(readonly chunks: readonly Uint8Array[]) {}
+
+  /** A page of items: `head` + items joined by commas + `tail`, e.g. `{"data":[` ... `],"total":3}`. */
+  static page(head: string, items: readonly Uint8Array[], tail: string): SerialisedJson {
+    const comma = utf8.encode(',');
+    const chunks: Uint8Array[] = [utf8.encode(head)];
+    items.forEach((item, index) => {
+      if (index > 0) chunks.push(comma);
+      chunks.push(item);
+    });
+    chunks.push(utf8.encode(tail));
+    return new SerialisedJson(chunks);
+  }
+
+  bytes(): Uint8Array<ArrayBuffer> {
+    let length = 0;
+    for (const chunk of this.chunks) length += chunk.byteLength;
+    const out = new Uint8Array(length);
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      out.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return out;
+  }
+
+  value(): unknown {
+    return JSON.parse(utf8Decoder.decode(this.bytes()));
+  }
+}
+
 export interface HandlerResult {
   readonly status: number;
+  /** Any JSON value, or a `SerialisedJson` holding its serialised form. */
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineOptions } from '../engine/options.ts';
+import { serialisedBodyOf } from '../engine/respond.ts';
 import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
 
 /** Server limits; see docs/mock.md. */
@@ -137,7 +138,13 @@ async function writeResponse(res: ServerResponse, response: Response, closeAfter
   response.headers.forEach((value, name) => {
     res.setHeader(name, value);
   });
-  const body = response.body === null ? null : Buffer.from(await response.arrayBuffer());
+  const serialised = serialisedBodyOf(response);
+  const body =
+    serialised !== undefined
+      ? serialised
+      : response.body === null
+        ? null
+        : Buffer.from(await response.arrayBuffer());
   if (closeAfter) res.setHeader('connection', 'close');
   if (body !== null) res.setHeader('content-length', body.byteLength);
   res.end(body);

@@ -1,12 +1,24 @@
 /**
- * The subcommands of `cca-kit`. Each lives in its own module and is listed here once; `conform` (the
- * conformance suite) and `contract` are added by their owners.
+ * The subcommands of `cca-kit`, each in its own module and loaded only when it runs: `cca-kit mock`
+ * never pays for the conformance suite (fast-check, the arbitraries, undici) and the reverse.
  */
-import { conformCommand } from './conform.ts';
 import type { Command } from './io.ts';
-import { mockCommand } from './mock-command.ts';
 
-export const commands: Readonly<Record<string, Command>> = {
-  mock: mockCommand,
-  conform: conformCommand,
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  load(): Promise<Command>;
+}
+
+export const commands: Readonly<Record<string, CommandEntry>> = {
+  mock: {
+    name: 'mock',
+    summary: 'start the stateful mock server',
+    load: async () => (await import('./mock-command.ts')).mockCommand,
+  },
+  conform: {
+    name: 'conform',
+    summary: 'check a deployment (or the mock) against the contract and the rules catalog',
+    load: async () => (await import('./conform.ts')).conformCommand,
+  },
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { commands } from './commands.ts';
 import type { CliIo } from './io.ts';
 import { main } from './main.ts';
 
@@ -10,6 +11,13 @@ function capture(signal: AbortSignal = new AbortController().signal) {
 }
 
 describe('cca-kit CLI', () => {
+  it('the lazy command table names each command as its module does', async () => {
+    for (const [name, entry] of Object.entries(commands)) {
+      const command = await entry.load();
+      expect({ name: command.name, summary: command.summary }).toEqual({ name, summary: entry.summary });
+    }
+  });
+
   it('prints the commands on --help (exit 0) and without a command (exit 2)', async () => {
     const help = capture();
     expect(await main(['--help'], help.io)).toBe(0);

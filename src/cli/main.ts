@@ -34,11 +34,12 @@ export async function main(argv: readonly string[], io: CliIo = processIo()): Pr
     io.stdout(overview());
     return name === undefined ? 2 : 0;
   }
-  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (command === undefined) {
+  const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (entry === undefined) {
     io.stderr(`cca-kit: unknown command ${JSON.stringify(name)}\n\n${overview()}`);
     return 2;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (error) {

@@ -47,7 +47,11 @@ export interface Validators {
   validateResponse(operationId: string, status: number, body: unknown): Validation;
   validateSchema(componentName: string, value: unknown, location?: IssueLocation): Validation;
   /** Compiles every validator now instead of at first use (startup cost up front). */
-  compileAll(): void;
+  /**
+   * Compiles validators now instead of at first use (startup cost up front). With `responses: false`
+   * only the request side is compiled: what a mock without self-check needs.
+   */
+  compileAll(options?: { readonly responses?: boolean }): void;
   /** Names of the component schemas, in document order. */
   readonly componentNames: readonly string[];
 }
@@ -376,11 +380,11 @@ export function createValidators(
     return { ok: false, issues: toIssues(location, validate.errors ?? [], value) };
   };
 
-  const compileAll = (): void => {
-    for (const name of componentNames) ajv.getSchema(`${SCHEMA_ID_PREFIX}${name}`);
+  const compileAll: Validators['compileAll'] = ({ responses = true } = {}) => {
+    if (responses) for (const name of componentNames) ajv.getSchema(`${SCHEMA_ID_PREFIX}${name}`);
     for (const operation of operations.values()) {
       validatorsOf(operation.operationId);
-      for (const key of operation.responses.keys()) responseValidatorOf(operation, key);
+      if (responses) for (const key of operation.responses.keys()) responseValidatorOf(operation, key);
     }
   };
 

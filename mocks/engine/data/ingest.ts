@@ -3,6 +3,7 @@
  * visible to the list, detail, search and analytics like seeded ones. Inserting keeps both window
  * indexes sorted.
  */
+
 import {
   type ActionTable,
   FLAG_INGESTED,
@@ -11,6 +12,7 @@ import {
 } from '../../../fixtures/generate/table.ts';
 import { PLATFORMS, SENTIMENTS, STATUSES } from '../../../fixtures/generate/types.ts';
 import type { IngestedAction, IngestedActionInput, IngestedMessage, IngestOutcome } from './ingest-types.ts';
+import { forgetRow } from './serialised.ts';
 import { type DataState, findRow, type OrgData, orgData, tieByActionId } from './state.ts';
 
 /**
@@ -52,6 +54,7 @@ export function upsertIngestedAction(
     row = org.table.addRow();
   }
   org.ingested.set(row, stored);
+  forgetRow(org, row);
   org.ingestedIds.set(stored.actionId, row);
   fillColumns(org, org.table, row, stored);
   const responded = org.table.responded(row);

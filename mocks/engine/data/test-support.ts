@@ -8,7 +8,7 @@ import { validateResponse } from '../../../src/contract/index.ts';
 import { MockClock } from '../clock.ts';
 import { normalizeOptions } from '../options.ts';
 import { createEngineState, type EngineState } from '../state.ts';
-import type { Handler, HandlerResult } from '../types.ts';
+import { type Handler, type HandlerResult, SerialisedJson } from '../types.ts';
 
 /** A fixed "now" for tests: 2026-11-20T12:00:00.000Z. */
 export const TEST_NOW = Date.UTC(2026, 10, 20, 12, 0, 0, 0);
@@ -48,7 +48,7 @@ export async function call(
     (k) => k.organizationId === orgId && k.profile === 'read_write' && !k.revoked,
   );
   if (key === undefined) throw new Error(`no key for ${orgId}`);
-  return handler({
+  const result = await handler({
     operationId,
     organization,
     key,
@@ -59,6 +59,8 @@ export async function call(
     state,
     clock: state.data.clock,
   });
+  // Tests read values: a pre-serialised page is parsed as the engine does before inspecting it.
+  return result.body instanceof SerialisedJson ? { ...result, body: result.body.value() } : result;
 }
 
 /** The contract's verdict on a handler result (self-check). */

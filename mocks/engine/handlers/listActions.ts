@@ -6,10 +6,11 @@ import { resolveWindow } from '../data/dates.ts';
 import { compileFilter, parseFilter } from '../data/filter-dsl.ts';
 import { listPage, type Selection, type SortField } from '../data/query.ts';
 import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
+import { summaryBytes } from '../data/serialised.ts';
 import { orgData } from '../data/state.ts';
 import { actionSummary } from '../data/view.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import { type Handler, SerialisedJson } from '../types.ts';
 
 export const FULL_FILTER_MAX = 10_000;
 
@@ -29,14 +30,18 @@ export const listActions: Handler<EngineState> = (ctx) => {
   const selection = selectionOf(op, query, org);
   if ('status' in selection) return selection;
   const page = listPage(org, sortBy, window.value, selection, pageSize.value);
-  const include = boolParam(query, 'includeFullConversation') === true;
-  return ok({
-    data: page.rows.map((row) => actionSummary(org, row, include)),
+  const paging = {
     totalRecords: page.total,
     currentPage: 1,
     pageSize: pageSize.value,
     totalPages: Math.ceil(page.total / pageSize.value),
-  });
+  };
+  if (boolParam(query, 'includeFullConversation') === true) {
+    return ok({ data: page.rows.map((row) => actionSummary(org, row, true)), ...paging });
+  }
+  // The usual page: cached record bytes copied, no per-request derivation, stringify or encode.
+  const items = page.rows.map((row) => summaryBytes(org, row));
+  return ok(SerialisedJson.page('{"data":[', items, `],${JSON.stringify(paging).slice(1)}`));
 };
 
 type SelectionOrError = Selection | ReturnType<typeof badRequest>;
