@@ -128,9 +128,6 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     maxBodyBytes: options.maxBodyBytes,
   });
 
-  // Pre-serialised bodies are parsed only when something must look inside them.
-  const inspects = options.selfCheck || interceptors.some((i) => i.onResult !== undefined);
-
   /** Interceptors, then the self-check, then serialisation. */
   const finish = (
     request: Request,
@@ -139,15 +136,18 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     headOnly: boolean,
     rawBody = '',
   ): Response => {
-    let result =
-      inspects && input.body instanceof SerialisedJson ? { ...input, body: input.body.value() } : input;
+    let result = input;
     for (const interceptor of interceptors) {
       result =
         interceptor.onResult?.({ operationId: operation?.operationId ?? null, request, result, rawBody }) ??
         result;
     }
     if (options.selfCheck) {
-      const check = selfCheck(operation, result);
+      // A pre-serialised page is parsed here only: the self-check must see the value it carries.
+      const check = selfCheck(
+        operation,
+        result.body instanceof SerialisedJson ? { ...result, body: result.body.value() } : result,
+      );
       if (!check.ok) {
         selfCheckFailures.push({
           operationId: operation?.operationId ?? null,

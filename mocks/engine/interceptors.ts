@@ -48,6 +48,9 @@ export interface EngineInterceptor {
   rewriteRequest?(request: Request): Request | undefined;
   /** A request failed contract validation (it is answered with 400/422 as usual). */
   onRequestIssues?(event: RequestIssuesEvent): void;
-  /** Every JSON result before self-check and serialisation; return a replacement to change it. */
+  /**
+   * Every JSON result before self-check and serialisation; return a replacement to change it. The body
+   * may be a `SerialisedJson` (a page built from cached bytes): call `.value()` when you need it.
+   */
   onResult?(event: ResultEvent): HandlerResult | undefined;
 }

@@ -9,7 +9,7 @@ import type { AdminApi } from '../admin/api.ts';
 import { ERROR_CODE_HEADER, INTERNAL_SERVER_ERROR } from '../errors.ts';
 import type { EngineInterceptor } from '../interceptors.ts';
 import { jsonResponse } from '../respond.ts';
-import type { HandlerResult } from '../types.ts';
+import { type HandlerResult, SerialisedJson } from '../types.ts';
 import { registerAliasResolver } from '../violations/log.ts';
 import { type ChaosConfig, type ChaosOptions, normalizeChaos } from './config.ts';
 import { IdAliases } from './ids.ts';
@@ -138,7 +138,8 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
     },
     onResult({ request, result }) {
       if (!(config.bigIds || config.unknownFields) || !isRest(request)) return undefined;
-      let body = result.body;
+      // Rewriting needs the value; a pre-serialised page is parsed only while these modes are on.
+      let body = result.body instanceof SerialisedJson ? result.body.value() : result.body;
       if (typeof body !== 'object' || body === null) return undefined;
       if (config.bigIds) {
         const rewrite = aliases.rewriteBody(body);
