@@ -29,6 +29,7 @@ describe('pre-serialised records stay in step with the data', () => {
     const [action] = first.body['data'] as Summary[];
     if (action === undefined) throw new Error('empty list');
     await call(engine, read, '/v0/conversations/search?pageSize=100'); // fills the search cache too
+    await call(engine, read, `/v0/action/${encodeURIComponent(action.actionId)}`); // and the detail cache
     const patched = await call(
       engine,
       read,
@@ -41,6 +42,8 @@ describe('pre-serialised records stay in step with the data', () => {
     expect(patched.status).toBe(200);
     const again = await call(engine, read, '/v0/action/list?pageSize=1');
     expect((again.body['data'] as Summary[])[0]?.customFields['order_number']).toBe('A-CACHE-1');
+    const detail = await call(engine, read, `/v0/action/${encodeURIComponent(action.actionId)}`);
+    expect((detail.body['customFields'] as Record<string, unknown>)['order_number']).toBe('A-CACHE-1');
     const search = await call(engine, read, `/v0/conversations/search?pageSize=100`);
     const item = (search.body['data'] as Summary[]).find((s) => s.actionId === action.actionId);
     if (item !== undefined) expect(item.customFields['order_number']).toBe('A-CACHE-1');

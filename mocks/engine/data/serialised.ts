@@ -1,5 +1,5 @@
 /**
- * Pre-serialised records: the UTF-8 JSON of each row's action summary and search item, built once and
+ * Pre-serialised records: the UTF-8 JSON of each row's action summary, search item and detail, built once and
  * reused by every page that shows the row. List and search pages are then copies of cached fragments
  * instead of a fresh derivation, `JSON.stringify` and UTF-8 encoding of fifty records per request.
  *
@@ -8,7 +8,7 @@
  * (a custom-field write, an ingested thread rebuilt).
  */
 import type { OrgData } from './state.ts';
-import { actionSummary, searchItem } from './view.ts';
+import { actionDetail, actionSummary, searchItem } from './view.ts';
 
 /** Rows kept per organization and kind; ~1.6 KB each, so at most ~40 MB per organization. */
 export const SERIALISED_CAPACITY = 25_000;
@@ -16,6 +16,7 @@ export const SERIALISED_CAPACITY = 25_000;
 interface RowTexts {
   summary: Map<number, Uint8Array>;
   search: Map<number, Uint8Array>;
+  detail: Map<number, Uint8Array>;
 }
 
 const utf8 = new TextEncoder();
@@ -25,7 +26,7 @@ const texts = new WeakMap<OrgData, RowTexts>();
 function textsOf(org: OrgData): RowTexts {
   let cached = texts.get(org);
   if (cached === undefined) {
-    cached = { summary: new Map(), search: new Map() };
+    cached = { summary: new Map(), search: new Map(), detail: new Map() };
     texts.set(org, cached);
   }
   return cached;
@@ -51,9 +52,14 @@ export const summaryBytes = (org: OrgData, row: number): Uint8Array =>
 export const searchItemBytes = (org: OrgData, row: number): Uint8Array =>
   remember(textsOf(org).search, row, () => searchItem(org, row));
 
+/** The UTF-8 JSON of `actionDetail(org, row)`. */
+export const detailBytes = (org: OrgData, row: number): Uint8Array =>
+  remember(textsOf(org).detail, row, () => actionDetail(org, row));
+
 /** Forgets a row's texts: call whenever anything the row's records show has changed. */
 export function forgetRow(org: OrgData, row: number): void {
   const cached = texts.get(org);
   cached?.summary.delete(row);
   cached?.search.delete(row);
+  cached?.detail.delete(row);
 }

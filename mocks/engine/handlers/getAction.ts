@@ -1,14 +1,14 @@
 /** GET /v0/action/{id} (spec 4.2): the detail record; 404 for an unknown id or another organization's. */
 import { notFound, ok } from '../data/results.ts';
+import { detailBytes } from '../data/serialised.ts';
 import { findRow, orgData } from '../data/state.ts';
-import { actionDetail } from '../data/view.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import { type Handler, SerialisedJson } from '../types.ts';
 
 export const getAction: Handler<EngineState> = (ctx) => {
   const id = ctx.pathParams['id'] ?? '';
   const org = orgData(ctx.state.data, ctx.organization.id);
   const row = findRow(org, id);
   if (row < 0) return notFound('Action', id);
-  return ok(actionDetail(org, row));
+  return ok(new SerialisedJson([detailBytes(org, row)]));
 };
