@@ -1,0 +1,179 @@
+/**
+ * The six benchmarked routes and their request bodies. The same request mix goes to every server; only
+ * the moderation case varies per request (a unique externalId each, so cca-kit accepts every one).
+ */
+import type { AutocannonRequest } from 'autocannon';
+import type { WrkRequest } from './wrk.ts';
+
+export type RouteName = 'list' | 'detail' | 'search' | 'tags' | 'ingest' | 'moderation';
+
+export interface BenchKeys {
+  /** Read scope, organization in ad_policy mode. */
+  readonly read: string;
+  /** Write scope (moderation). */
+  readonly write: string;
+  /** Ingest scope. */
+  readonly ingest: string;
+}
+
+export interface BenchRoute {
+  readonly name: RouteName;
+  readonly label: string;
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly isGet: boolean;
+  /** The autocannon request list for this route. */
+  requests(keys: BenchKeys): AutocannonRequest[];
+  /** The same for wrk; `tag` keeps unique bodies unique across runs. */
+  wrk(keys: BenchKeys, tag: string): WrkRequest;
+  /** One request, for recording what cca-kit answers. */
+  sample(keys: BenchKeys): { method: string; path: string; headers: Record<string, string>; body?: string };
+}
+
+/** A valid moderation submission (the contract's `accepted` example, with a chosen externalId). */
+export function moderationSubmission(externalId: string): Record<string, unknown> {
+  return {
+    externalId,
+    sourceSystem: 'ads-manager',
+    sourcePlatform: 'SNAPCHAT',
+    sourceAdId: '9007199254740993999',
+    advertiserId: 'adv-0042',
+    advertiserName: 'Northwind Outdoor Co.',
+    campaignId: 'cmp-winter-2026',
+    market: 'US',
+    placement: 'story',
+    language: 'en',
+    landingPageUrl: 'https://northwind.example/winter',
+    title: 'Winter jackets, 30% off this week',
+    headline: 'Stay warm for less',
+    brandName: 'Northwind',
+    callToAction: 'SHOP_NOW',
+    publicProfile: {
+      displayName: 'Northwind Outdoor',
+      logoUrl: 'https://cdn.northwind.example/logo.png',
+      verified: true,
+    },
+    media: [{ url: 'https://cdn.northwind.example/ads/winter-1.jpg', type: 'image', position: 1 }],
+    attachment: { type: 'web_view', destinationUrl: 'https://northwind.example/winter' },
+    targeting: { ageMin: 18, ageMax: null, geos: ['US', 'CA'], languages: ['en'] },
+    copy: { body: 'Our warmest jackets are 30% off until Sunday.', caption: 'Winter sale' },
+    submittedAt: '2026-11-20T09:15:00.000Z',
+  };
+}
+
+/** A valid ingestion batch of `size` records; `prefix` makes the externalIds distinct between batches. */
+export function ingestionBatch(size: number, prefix = 'bench'): Record<string, unknown> {
+  const records = [];
+  for (let i = 0; i < size; i++) {
+    records.push({
+      externalId: `${prefix}-${i}`,
+      threadExternalId: `${prefix}-thread-${Math.floor(i / 10)}`,
+      authorId: `author-${i % 17}`,
+      authorName: `Author ${i % 17}`,
+      title: `Record ${i}`,
+      body: `Body of record ${i}: the zipper on my jacket broke after two days.`,
+      score: i % 6,
+      createdAt: '2026-11-20T08:00:00.000Z',
+      url: `https://discord.example/channels/srv/${prefix}/${i}`,
+      recordType: 'MESSAGE',
+    });
+  }
+  return {
+    platform: 'DISCORD',
+    serverId: 'bench-server',
+    serverName: 'Bench Community',
+    channelId: 'bench-channel',
+    channelName: 'support',
+    processingLevel: 'INSIGHTS',
+    source: { system: 'bench', sourceId: 'bench-run' },
+    records,
+  };
+}
+
+const json = { 'content-type': 'application/json' };
+
+function getRoute(name: RouteName, label: string, path: string): BenchRoute {
+  return {
+    name,
+    label,
+    method: 'GET',
+    path,
+    isGet: true,
+    requests: (keys) => [{ method: 'GET', path, headers: { 'x-api-key': keys.read } }],
+    wrk: (keys) => ({ method: 'GET', path, headers: { 'x-api-key': keys.read } }),
+    sample: (keys) => ({ method: 'GET', path, headers: { 'x-api-key': keys.read } }),
+  };
+}
+
+/**
+ * The routes. `detailId` is an action id of the seeded data (read from the list first); `runTag` keeps
+ * moderation externalIds unique across the rounds of one run and across runs against one server.
+ */
+export function benchRoutes(detailId: string, runTag: string): readonly BenchRoute[] {
+  const ingestBody = JSON.stringify(ingestionBatch(100));
+  let counter = 0;
+  const nextModerationBody = () => JSON.stringify(moderationSubmission(`bench-${runTag}-${++counter}`));
+  return [
+    getRoute('list', 'GET action list (pageSize 50)', '/v0/action/list?pageSize=50'),
+    getRoute('detail', 'GET action detail', `/v0/action/${encodeURIComponent(detailId)}`),
+    getRoute('search', 'GET conversation search', '/v0/conversations/search?pageSize=50'),
+    getRoute('tags', 'GET tag analytics', '/v0/analytics/tags'),
+    {
+      name: 'ingest',
+      label: 'POST ingestion (100 records, the same batch each time)',
+      method: 'POST',
+      path: '/v0/ingest/records',
+      isGet: false,
+      requests: (keys) => [
+        {
+          method: 'POST',
+          path: '/v0/ingest/records',
+          headers: { ...json, 'x-api-key': keys.ingest },
+          body: ingestBody,
+        },
+      ],
+      wrk: (keys) => ({
+        method: 'POST',
+        path: '/v0/ingest/records',
+        headers: { ...json, 'x-api-key': keys.ingest },
+        body: ingestBody,
+      }),
+      sample: (keys) => ({
+        method: 'POST',
+        path: '/v0/ingest/records',
+        headers: { ...json, 'x-api-key': keys.ingest },
+        body: ingestBody,
+      }),
+    },
+    {
+      name: 'moderation',
+      label: 'POST moderation case (unique externalId)',
+      method: 'POST',
+      path: '/v0/moderation/cases',
+      isGet: false,
+      requests: (keys) => [
+        {
+          method: 'POST',
+          path: '/v0/moderation/cases',
+          headers: { ...json, 'x-api-key': keys.write },
+          setupRequest: (request) => ({ ...request, body: nextModerationBody() }),
+        },
+      ],
+      wrk: (keys, tag) => {
+        const [prefix = '', suffix = ''] = JSON.stringify(moderationSubmission('@@ID@@')).split('@@ID@@');
+        return {
+          method: 'POST',
+          path: '/v0/moderation/cases',
+          headers: { ...json, 'x-api-key': keys.write },
+          unique: { prefix, suffix, tag: `bench-${runTag}-${tag}` },
+        };
+      },
+      sample: (keys) => ({
+        method: 'POST',
+        path: '/v0/moderation/cases',
+        headers: { ...json, 'x-api-key': keys.write },
+        body: nextModerationBody(),
+      }),
+    },
+  ];
+}

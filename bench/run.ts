@@ -1,0 +1,168 @@
+/**
+ * `npm run bench`: the benchmark, in one run, on loopback.
+ *
+ *   npm run bench                                  # every section, then bench/RESULTS.md
+ *   npm run bench -- --only throughput,startup     # some sections; the others' last results are kept
+ *   npm run bench -- --quick                       # short rounds and small sizes, into bench/results/quick/
+ *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
+ *
+ * Sections: throughput, startup, scale, conformance, garbage, soak. Each writes
+ * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
+ * plus the hand-written analysis in `bench/ANALYSIS.md`.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from '../test/support/processes.ts';
+import { machine } from './lib/machine.ts';
+import { type AllResults, renderResults, type Stamped } from './lib/report.ts';
+import type { RouteName } from './lib/routes.ts';
+import { benchKeys, startCcaKit } from './lib/servers.ts';
+import { conformance } from './sections/conformance.ts';
+import { garbageLongRun } from './sections/garbage.ts';
+import { scale } from './sections/scale.ts';
+import { soak } from './sections/soak.ts';
+import { startup } from './sections/startup.ts';
+import { type Comparison, throughput } from './sections/throughput.ts';
+
+const SECTIONS = ['throughput', 'startup', 'scale', 'conformance', 'garbage', 'soak'] as const;
+type Section = (typeof SECTIONS)[number];
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    routes: { type: 'string' },
+    compare: { type: 'string' },
+    out: { type: 'string' },
+    results: { type: 'string' },
+    connections: { type: 'string' },
+    pipelining: { type: 'string' },
+    duration: { type: 'string' },
+    rounds: { type: 'string' },
+    generator: { type: 'string' },
+    'cpu-prof': { type: 'string' },
+    'garbage-connections': { type: 'string' },
+    'soak-seconds': { type: 'string' },
+  },
+});
+
+const quick = values.quick === true;
+const only = (values.only ?? SECTIONS.join(','))
+  .split(',')
+  .map((s) => s.trim())
+  .filter((s) => s !== '');
+for (const s of only)
+  if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`unknown section ${s}`);
+const outDir = values.out ?? join(ROOT, quick ? 'bench/results/quick' : 'bench/results');
+const resultsFile = values.results ?? (quick ? join(outDir, 'RESULTS.md') : join(ROOT, 'bench/RESULTS.md'));
+const int = (value: string | undefined, fallback: number) =>
+  value === undefined ? fallback : Number.parseFloat(value);
+const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+mkdirSync(outDir, { recursive: true });
+
+async function timed<T>(section: Section, run: () => Promise<T>): Promise<void> {
+  log(`== ${section}`);
+  const before = machine();
+  const started = performance.now();
+  const result = await run();
+  const stamped: Stamped<T> = {
+    machine: before,
+    loadAfter: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    command,
+    seconds: (performance.now() - started) / 1000,
+    result,
+  };
+  writeFileSync(join(outDir, `${section}.json`), `${JSON.stringify(stamped, null, 2)}\n`);
+  log(`   ${section} done in ${stamped.seconds.toFixed(0)} s`);
+}
+
+const generator = values.generator === 'autocannon' ? 'autocannon' : 'wrk';
+const load = {
+  connections: int(values.connections, 16),
+  pipelining: int(values.pipelining, generator === 'wrk' ? 1 : 10),
+  duration: int(values.duration, quick ? 1 : 2),
+};
+
+for (const section of SECTIONS.filter((s) => only.includes(s))) {
+  switch (section) {
+    case 'throughput':
+      await timed(section, () =>
+        throughput({
+          load,
+          rounds: int(values.rounds, quick ? 1 : 3),
+          warmup: quick ? 0.5 : 1,
+          outDir,
+          generator,
+          ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
+          log,
+          ...(values.routes === undefined ? {} : { routes: values.routes.split(',') as RouteName[] }),
+          ...(values.compare === undefined ? {} : { compare: values.compare.split(',') as Comparison[] }),
+        }),
+      );
+      break;
+    case 'startup': {
+      const mock = await startCcaKit({ seed: 42 });
+      const keys = await benchKeys(mock.url);
+      await mock.stop();
+      await timed(section, () => startup({ runs: quick ? 2 : 5, keys, log }));
+      break;
+    }
+    case 'scale':
+      await timed(section, () =>
+        scale({
+          sizes: quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000],
+          requests: quick ? 50 : 300,
+          log,
+        }),
+      );
+      break;
+    case 'conformance':
+      await timed(section, async () => ({
+        default: await conformance({ seed: 42, log }),
+        fastModeration: await conformance({ seed: 42, moderationLatency: '300', log }),
+      }));
+      break;
+    case 'garbage':
+      await timed(section, () =>
+        garbageLongRun({
+          target: quick ? 20_000 : 1_000_000,
+          pool: quick ? 2_000 : 50_000,
+          maxSeconds: quick ? 60 : 480,
+          seed: 42,
+          chunkSeconds: quick ? 5 : 30,
+          connections: int(values['garbage-connections'], 16),
+          ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
+          log,
+        }),
+      );
+      break;
+    case 'soak':
+      await timed(section, () =>
+        soak({
+          seconds: int(values['soak-seconds'], quick ? 10 : 60),
+          warmupSeconds: quick ? 3 : 10,
+          intervalSeconds: quick ? 5 : 10,
+          boundMb: 16,
+          connections: 10,
+          pipelining: 4,
+          log,
+        }),
+      );
+      break;
+  }
+}
+
+const all: AllResults = {};
+for (const section of SECTIONS) {
+  const file = join(outDir, `${section}.json`);
+  if (existsSync(file)) Object.assign(all, { [section]: JSON.parse(readFileSync(file, 'utf8')) });
+}
+const analysisFile = join(ROOT, 'bench/ANALYSIS.md');
+const notes = quick || !existsSync(analysisFile) ? [] : [readFileSync(analysisFile, 'utf8').trim()];
+writeFileSync(resultsFile, renderResults(all, notes));
+log(`wrote ${resultsFile}`);
