@@ -26,7 +26,7 @@ describe('hardening: a key revoked under load fails at once (AUTH-REVOKED-KEY-40
   let pool: Pool;
 
   beforeAll(async () => {
-    mock = await startMockServer({ port: 0, seed: 42, clock: 'frozen' });
+    mock = await startMockServer({ port: 0, seed: 42, clock: 'frozen', selfCheck: true });
     pool = new Pool(mock.url, { connections: CLIENTS, pipelining: 1 });
   });
 
@@ -105,5 +105,10 @@ describe('hardening: a key revoked under load fails at once (AUTH-REVOKED-KEY-40
     expect(later.every((s) => s.startedAt > revokedAt)).toBe(true);
     expect(later.filter((s) => s.status !== 401)).toEqual([]);
     expect(early.every((s) => s.status === 200 || s.status === 401)).toBe(true);
+  });
+
+  it('sent nothing the contract does not declare (self-check)', () => {
+    expect(mock.engine.selfCheckFailures).toEqual([]);
+    expect(mock.engine.unexpectedErrors).toEqual([]);
   });
 });

@@ -68,6 +68,7 @@ describe('hardening: limits', () => {
       port: 0,
       seed: 42,
       clock: 'frozen',
+      selfCheck: true,
       limits: { headersTimeout: HEADERS_TIMEOUT, requestTimeout: REQUEST_TIMEOUT, keepAliveTimeout: 1_000 },
     });
     pool = new Pool(mock.url, { connections: 8 });
@@ -237,7 +238,12 @@ describe('hardening: keys and the admin API', () => {
   });
 
   it('the admin API refuses every non-loopback client without its token, and accepts the token', async () => {
-    const engine = createEngine({ seed: 42, clock: 'frozen', adminToken: 'admin-secret-token' });
+    const engine = createEngine({
+      seed: 42,
+      clock: 'frozen',
+      selfCheck: true,
+      adminToken: 'admin-secret-token',
+    });
     const victim = engine.admin.listKeys().find((k) => k.status === 'active');
     const routes: [string, string][] = [
       ['GET', '/__mock/keys'],
