@@ -14,6 +14,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: a fork per core keeps servers started by tests from starving each other.
     pool: 'forks',
+    // The console report, plus a JSON one that .ci/run reads for its closing "N passed, N failed" line.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
     maxWorkers: 2,
   },
 });
