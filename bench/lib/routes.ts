@@ -3,6 +3,7 @@
  * the moderation case varies per request (a unique externalId each, so cca-kit accepts every one).
  */
 import type { AutocannonRequest } from 'autocannon';
+import { contractDocument } from '../../src/contract/index.ts';
 import type { WrkRequest } from './wrk.ts';
 
 export type RouteName = 'list' | 'detail' | 'search' | 'tags' | 'ingest' | 'moderation';
@@ -30,35 +31,16 @@ export interface BenchRoute {
   sample(keys: BenchKeys): { method: string; path: string; headers: Record<string, string>; body?: string };
 }
 
+/** The contract's `accepted` moderation example, read from the contract so the two cannot drift. */
+const ACCEPTED_SUBMISSION = (
+  contractDocument.paths?.['/v0/moderation/cases']?.post?.requestBody as {
+    content: { 'application/json': { examples: { accepted: { value: Record<string, unknown> } } } };
+  }
+).content['application/json'].examples.accepted.value;
+
 /** A valid moderation submission (the contract's `accepted` example, with a chosen externalId). */
 export function moderationSubmission(externalId: string): Record<string, unknown> {
-  return {
-    externalId,
-    sourceSystem: 'ads-manager',
-    sourcePlatform: 'SNAPCHAT',
-    sourceAdId: '9007199254740993999',
-    advertiserId: 'adv-0042',
-    advertiserName: 'Northwind Outdoor Co.',
-    campaignId: 'cmp-winter-2026',
-    market: 'US',
-    placement: 'story',
-    language: 'en',
-    landingPageUrl: 'https://northwind.example/winter',
-    title: 'Winter jackets, 30% off this week',
-    headline: 'Stay warm for less',
-    brandName: 'Northwind',
-    callToAction: 'SHOP_NOW',
-    publicProfile: {
-      displayName: 'Northwind Outdoor',
-      logoUrl: 'https://cdn.northwind.example/logo.png',
-      verified: true,
-    },
-    media: [{ url: 'https://cdn.northwind.example/ads/winter-1.jpg', type: 'image', position: 1 }],
-    attachment: { type: 'web_view', destinationUrl: 'https://northwind.example/winter' },
-    targeting: { ageMin: 18, ageMax: null, geos: ['US', 'CA'], languages: ['en'] },
-    copy: { body: 'Our warmest jackets are 30% off until Sunday.', caption: 'Winter sale' },
-    submittedAt: '2026-11-20T09:15:00.000Z',
-  };
+  return { ...ACCEPTED_SUBMISSION, externalId };
 }
 
 /** A valid ingestion batch of `size` records; `prefix` makes the externalIds distinct between batches. */
