@@ -32,11 +32,16 @@ export interface BenchRoute {
 }
 
 /** The contract's `accepted` moderation example, read from the contract so the two cannot drift. */
-const ACCEPTED_SUBMISSION = (
-  contractDocument.paths?.['/v0/moderation/cases']?.post?.requestBody as {
+const ACCEPTED_SUBMISSION = acceptedExample();
+
+function acceptedExample(): Record<string, unknown> {
+  type Body = {
     content: { 'application/json': { examples: { accepted: { value: Record<string, unknown> } } } };
-  }
-).content['application/json'].examples.accepted.value;
+  };
+  const body = contractDocument.paths?.['/v0/moderation/cases']?.post?.requestBody as Body | undefined;
+  if (body === undefined) throw new Error('the contract has no body for POST /v0/moderation/cases');
+  return body.content['application/json'].examples.accepted.value;
+}
 
 /** A valid moderation submission (the contract's `accepted` example, with a chosen externalId). */
 export function moderationSubmission(externalId: string): Record<string, unknown> {
