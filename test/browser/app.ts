@@ -1,10 +1,11 @@
 /**
  * The MSW browser test page: a tiny front end that registers the service worker with the cca-kit
  * handlers, calls the API under `/api` with the key given in `?key=` and renders what it gets.
- * Bundled with esbuild at test time (see harness.ts). The import below is the package's `cca-kit/msw`
- * entry (`mocks/msw/index.ts`), by path until package.json's exports map names it.
+ * Bundled with esbuild at test time (see harness.ts). `../../mocks/msw/index.ts` is the package's
+ * `cca-kit/msw` entry.
  */
 import { setupWorker } from 'msw/browser';
+import { sampleSubmission } from '../../mocks/engine/moderation/sample.ts';
 import { createHandlers } from '../../mocks/msw/index.ts';
 
 interface ActionItem {
@@ -25,21 +26,7 @@ async function call(path: string, key: string | null, body?: unknown): Promise<R
   return fetch(`/api${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
 }
 
-const SUBMISSION = {
-  externalId: 'browser-page-1',
-  sourceSystem: 'ads-manager',
-  sourcePlatform: 'snapchat',
-  sourceAdId: 'ad-123',
-  advertiserName: 'Acme Outdoor',
-  market: 'US',
-  placement: 'story',
-  landingPageUrl: 'https://acme.example/tents',
-  title: 'Lightweight tents for every trip',
-  media: [{ url: 'https://cdn.acme.example/tent.jpg', type: 'image', position: 1 }],
-  attachment: { type: 'web_view', destinationUrl: 'https://acme.example/tents' },
-  targeting: { ageMin: 18, geos: ['US'] },
-  copy: { body: 'Pitch up in minutes.' },
-};
+const SUBMISSION = sampleSubmission({ externalId: 'browser-page-1' });
 
 /** Submits a moderation case and polls it in real time until it settles; renders the statuses seen. */
 async function moderationLifecycle(readKey: string, writeKey: string): Promise<void> {
