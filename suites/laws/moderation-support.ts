@@ -1,7 +1,7 @@
 import type { ClientResult } from '../../src/client/types.ts';
 import { violate } from '../../src/conformance/check.ts';
 import type { LawContext } from '../../src/conformance/law.ts';
-import { call, expectConforming, obj, str } from './support.ts';
+import { arr, call, expectConforming, obj, str } from './support.ts';
 
 /** Checks shared by the moderation laws and the model-based sequences. */
 
@@ -99,4 +99,34 @@ export async function submitNew(
   });
   const ack = obj(ok.parsed);
   return { caseId: str(ack['caseId']) ?? '', ack };
+}
+
+/**
+ * The results of a batch answer, after checking there is one per input, in input order
+ * (MOD-BATCH-ORDER). `tag` keeps each law's failure fingerprints distinct for baselines.
+ */
+export function resultsInInputOrder(
+  parsed: unknown,
+  inputs: readonly { readonly body: Record<string, unknown> }[],
+  tag = '',
+): Record<string, unknown>[] {
+  const results = arr(obj(parsed)['results']).map(obj);
+  if (results.length !== inputs.length) {
+    violate(
+      'MOD-BATCH-ORDER',
+      `${tag}result-count`,
+      `batch of ${inputs.length} answered ${results.length} results`,
+    );
+  }
+  results.forEach((r, i) => {
+    const sent = inputs[i]?.body['externalId'];
+    if (r['externalId'] !== sent) {
+      violate(
+        'MOD-BATCH-ORDER',
+        `${tag}result-order`,
+        `result ${i} is for ${JSON.stringify(r['externalId'])}, input ${i} was ${JSON.stringify(sent)}`,
+      );
+    }
+  });
+  return results;
 }

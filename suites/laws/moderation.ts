@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
 import { runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { checkCaseRead, submitNew, TERMINAL } from './moderation-support.ts';
+import { checkCaseRead, resultsInInputOrder, submitNew, TERMINAL } from './moderation-support.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 const submissions = (ctx: LawContext) => moderationSubmission({ externalIdPrefix: ctx.prefix });
@@ -213,23 +213,7 @@ export const batch: Law = {
           status: 202,
           statusRule: 'MOD-BATCH-ITEM-ISOLATION',
           before: (parsed) => {
-            const results = arr(obj(parsed)['results']).map(obj);
-            if (results.length !== items.length)
-              violate(
-                'MOD-BATCH-ORDER',
-                'result-count',
-                `batch of ${items.length} answered ${results.length} results`,
-              );
-            results.forEach((r, i) => {
-              const item = items[i] as Item;
-              if (r['externalId'] !== item.body['externalId']) {
-                violate(
-                  'MOD-BATCH-ORDER',
-                  'result-order',
-                  `result ${i} is for ${JSON.stringify(r['externalId'])}, input ${i} was ${JSON.stringify(item.body['externalId'])}`,
-                );
-              }
-            });
+            const results = resultsInInputOrder(parsed, items);
             // Isolation of the valid items before each bad item's own verdict.
             results.forEach((r, i) => {
               if ((items[i] as Item).kind === 'valid' && r['status'] !== 'accepted')

@@ -3,7 +3,7 @@ import { ingestionBatch, moderationSubmission } from '../../src/arbitraries/inde
 import { runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
 import { canonical, type FieldInfo, readFields, valueFor, writableFields } from './custom-fields.ts';
-import { checkCaseRead, submitNew } from './moderation-support.ts';
+import { checkCaseRead, resultsInInputOrder, submitNew } from './moderation-support.ts';
 import { arr, call, expectConforming, obj } from './support.ts';
 
 /** What the spec promises, tracked while a sequence runs. */
@@ -122,21 +122,8 @@ function commands(
         status: 202,
         statusRule: 'MOD-BATCH-ITEM-ISOLATION',
         before: (p) => {
-          const results = arr(obj(p)['results']).map(obj);
-          if (results.length !== items.length)
-            violate(
-              'MOD-BATCH-ORDER',
-              'model-result-count',
-              `batch of ${items.length} answered ${results.length} results`,
-            );
-          results.forEach((r, i) => {
+          resultsInInputOrder(p, items, 'model-').forEach((r, i) => {
             const item = items[i] as Item;
-            if (r['externalId'] !== item.body['externalId'])
-              violate(
-                'MOD-BATCH-ORDER',
-                'model-result-order',
-                `result ${i} is for ${JSON.stringify(r['externalId'])}, input was ${JSON.stringify(item.body['externalId'])}`,
-              );
             if (r['status'] !== item.expect) {
               const rule =
                 item.expect === 'duplicate'
