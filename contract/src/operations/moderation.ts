@@ -1,5 +1,6 @@
 /** Moderation intake and status (sections 4.14 to 4.16). */
 import * as ex from '../examples.ts';
+import type { ResponseSpec } from '../operation.ts';
 import { str } from '../schema.ts';
 import {
   bodyTransportErrors,
@@ -12,6 +13,23 @@ import {
   submissionWithout,
   unreadable,
 } from './shared.ts';
+
+/** The 403 of both intake routes: a key without write scope, or an organization not in ad_policy mode. */
+const intakeForbidden: ResponseSpec = {
+  description:
+    'The key lacks the write scope, or the organization is not in ad_policy moderation mode (then supported lists the modes that allow moderation).',
+  schema: 'ModerationErrorBody',
+  gap: NO_AD_POLICY_GAP,
+  examples: {
+    wrongScope: err('Forbidden: this API key lacks the write scope'),
+    moderationNotEnabled: {
+      success: false,
+      error: 'Moderation is not available for this organization',
+      message: 'Moderation intake requires the ad_policy moderation mode',
+      supported: ['ad_policy'],
+    },
+  },
+};
 
 export const moderationOperations: readonly Located[] = [
   {
@@ -63,21 +81,7 @@ export const moderationOperations: readonly Located[] = [
           malformedJson,
         },
       },
-      403: {
-        description:
-          'The key lacks the write scope, or the organization is not in ad_policy moderation mode (then supported lists the modes that allow moderation).',
-        schema: 'ModerationErrorBody',
-        gap: NO_AD_POLICY_GAP,
-        examples: {
-          wrongScope: err('Forbidden: this API key lacks the write scope'),
-          moderationNotEnabled: {
-            success: false,
-            error: 'Moderation is not available for this organization',
-            message: 'Moderation intake requires the ad_policy moderation mode',
-            supported: ['ad_policy'],
-          },
-        },
-      },
+      403: intakeForbidden,
       409: {
         description: 'The externalId exists with different content (immutable identifier conflict).',
         schema: 'ModerationErrorBody',
@@ -152,20 +156,7 @@ export const moderationOperations: readonly Located[] = [
           malformedJson,
         },
       },
-      403: {
-        description:
-          'The key lacks the write scope, or the organization is not in ad_policy moderation mode (then supported lists the modes that allow moderation).',
-        schema: 'ModerationErrorBody',
-        gap: NO_AD_POLICY_GAP,
-        examples: {
-          wrongScope: err('Forbidden: this API key lacks the write scope'),
-          moderationNotEnabled: {
-            success: false,
-            error: 'Moderation is not available for this organization',
-            supported: ['ad_policy'],
-          },
-        },
-      },
+      403: intakeForbidden,
       ...bodyTransportErrors('ModerationErrorBody'),
     },
   },
