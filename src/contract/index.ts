@@ -106,3 +106,15 @@ export function isSchema<N extends SchemaName>(
 ): value is components['schemas'][N] {
   return contract.validateSchema(componentName, value).ok;
 }
+
+/**
+ * The operationIds whose `x-required-scope` is `scope`, in contract order.
+ *
+ * @example
+ * operationsWithScope('write'); // ['updateCustomFields', 'submitModerationCase', 'submitModerationBatch']
+ */
+export function operationsWithScope(scope: 'read' | 'write' | 'ingest'): OperationId[] {
+  return [...operations.values()]
+    .filter((operation) => operation.requiredScope === scope)
+    .map((operation) => operation.operationId as OperationId);
+}

@@ -1,25 +1,16 @@
 import fc from 'fast-check';
 import { runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { operationsWithScope } from '../../src/contract/index.ts';
 import { sampleActionIds, sampleAgentIds, validQuery } from './discover.ts';
 import { QUERY_PARAMS_RULE, STATUSES_RULE, schemaRulesOf } from './rule-map.ts';
 import { arr, call, expectConforming, obj } from './support.ts';
 
-/** Read operations whose 200 body a read key must get for any valid query. */
-const READ_OPERATIONS = [
-  'listActions',
-  'getAction',
-  'getCustomFields',
-  'listAgents',
-  'getAgent',
-  'listQueues',
-  'getTagAnalytics',
-  'getTagVolume',
-  'getSentimentByDay',
-  'getSentimentByTag',
-  'getEngagement',
-  'searchConversations',
-] as const;
+/**
+ * Read operations whose 200 body a read key must get for any valid query: every read-scoped operation
+ * of the contract but the moderation status read, which needs a case first (the moderation laws).
+ */
+const READ_OPERATIONS = operationsWithScope('read').filter((id) => id !== 'getModerationCase');
 
 const COMMON_RULES = [
   'AUTH-HEADER-X-API-KEY',

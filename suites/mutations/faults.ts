@@ -4,6 +4,7 @@
  * faults (the suite must pass them).
  */
 import type { Keys } from '../../src/client/types.ts';
+import { operationsWithScope } from '../../src/contract/index.ts';
 import { compose, type Hook, rewriteJson, rewriteRequest, rewriteText, withRequest } from './hook.ts';
 
 export interface Mutant {
@@ -37,22 +38,9 @@ function swapKey(from: string | undefined, to: string | undefined, ops: readonly
   });
 }
 
-const WRITE_OPS = ['updateCustomFields', 'submitModerationCase', 'submitModerationBatch'];
-const READ_OPS = [
-  'listActions',
-  'getAction',
-  'getCustomFields',
-  'listAgents',
-  'getAgent',
-  'listQueues',
-  'getTagAnalytics',
-  'getTagVolume',
-  'getSentimentByDay',
-  'getSentimentByTag',
-  'getEngagement',
-  'searchConversations',
-  'getModerationCase',
-];
+// Which operations need which scope comes from the contract's x-required-scope.
+const WRITE_OPS = operationsWithScope('write');
+const READ_OPS = operationsWithScope('read');
 
 const FAKE_DECISION = {
   disposition: 'approve',
