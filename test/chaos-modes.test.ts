@@ -17,16 +17,12 @@ import { createHandlers } from '../mocks/msw/index.ts';
 import type { CliIo } from '../src/cli/io.ts';
 import { main } from '../src/cli/main.ts';
 import { type OperationId, validateResponse, validateSchema } from '../src/contract/index.ts';
+import { keyOf as seededKey } from './support/keys.ts';
 
 let mock: MockServer;
 
-function keyOf(organizationId: string, profile: string): string {
-  const found = mock.engine.admin
-    .listKeys(organizationId)
-    .find((k) => k.profile === profile && k.status === 'active');
-  if (found === undefined) throw new Error(`no active ${profile} key in ${organizationId}`);
-  return found.key;
-}
+const keyOf = (organizationId: string, profile: string): string =>
+  seededKey(mock.engine.admin, organizationId, profile);
 
 async function setChaos(patch: Record<string, unknown>): Promise<Record<string, unknown>> {
   const response = await fetch(`${mock.url}/__mock/chaos`, {

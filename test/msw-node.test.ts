@@ -10,6 +10,7 @@ import { MockClock } from '../mocks/engine/clock.ts';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
 import { createHandlers, type Violation } from '../mocks/msw/index.ts';
 import { type OperationId, validateResponse } from '../src/contract/index.ts';
+import { keyOf as seededKey } from './support/keys.ts';
 
 const BASE = 'https://api.cca.test';
 const START = Date.parse('2026-11-20T12:00:00Z');
@@ -22,11 +23,8 @@ const mock = createHandlers({
 });
 const server = setupServer(...mock.handlers);
 
-function keyOf(organizationId: string, profile: string, status = 'active'): string {
-  const found = mock.admin.listKeys(organizationId).find((k) => k.profile === profile && k.status === status);
-  if (found === undefined) throw new Error(`no ${status} ${profile} key in ${organizationId}`);
-  return found.key;
-}
+const keyOf = (organizationId: string, profile: string, status = 'active'): string =>
+  seededKey(mock.admin, organizationId, profile, status);
 
 /** Calls the API through MSW, checks the answer against the contract, returns status and body. */
 async function call(

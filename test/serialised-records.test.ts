@@ -4,12 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../mocks/engine/index.ts';
+import { keyOf } from './support/keys.ts';
 
-const key = (engine: Engine, profile: string): string => {
-  const found = engine.admin.listKeys('org_acme').find((k) => k.profile === profile && k.status === 'active');
-  if (found === undefined) throw new Error(`no ${profile} key`);
-  return found.key;
-};
+const key = (engine: Engine, profile: string): string => keyOf(engine.admin, 'org_acme', profile);
 
 async function call(engine: Engine, apiKey: string, path: string, init: RequestInit = {}) {
   const headers = { 'x-api-key': apiKey, 'content-type': 'application/json', ...init.headers };

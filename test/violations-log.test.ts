@@ -13,16 +13,12 @@ import {
   type Violation,
 } from '../mocks/engine/violations/index.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { keyOf as seededKey } from './support/keys.ts';
 
 let mock: MockServer;
 
-function keyOf(organizationId: string, profile: string): string {
-  const found = mock.engine.admin
-    .listKeys(organizationId)
-    .find((k) => k.profile === profile && k.status === 'active');
-  if (found === undefined) throw new Error(`no active ${profile} key in ${organizationId}`);
-  return found.key;
-}
+const keyOf = (organizationId: string, profile: string): string =>
+  seededKey(mock.engine.admin, organizationId, profile);
 
 async function api(
   path: string,
