@@ -1,6 +1,7 @@
 /**
- * `cca-kit/mock`: the stateful mock for Node. The engine (`createEngine`, a function from a WHATWG
- * `Request` to a `Response`) and its HTTP adapter (`startMockServer`). For MSW use `cca-kit/msw`.
+ * `cca-kit/mock`: the stateful mock for Node. The engine (`createEngine`: `handle` from a Fetch `Request`
+ * to a `Response`, `dispatch` on plain data) and its HTTP adapter (`startMockServer`). For MSW use
+ * `cca-kit/msw`.
  *
  * @example
  * import { startMockServer } from 'cca-kit/mock';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, readJsonBody } from './body.ts';
+import { fromFetchRequest } from './fetch-bridge.ts';
+
+/** The engine reads its own plain request; these tests build it from a Fetch `Request`. */
+const readFetch = (request: Request, operationId: string, maxBytes: number, requireJson?: boolean) =>
+  readJsonBody(fromFetchRequest(request, undefined), operationId, maxBytes, requireJson);
 
 const post = (
   body: BodyInit | null,
@@ -8,12 +13,12 @@ const post = (
 
 describe('readJsonBody', () => {
   it('parses JSON and keeps the raw text', async () => {
-    const read = await readJsonBody(post('{"id":"007"}'), 'op', 100);
+    const read = await readFetch(post('{"id":"007"}'), 'op', 100);
     expect(read).toEqual({ ok: true, text: '{"id":"007"}', value: { id: '007' }, present: true });
   });
 
   it('MOCK-BODY-LIMIT-413: refuses by Content-Length and while streaming', async () => {
-    const byLength = await readJsonBody(
+    const byLength = await readFetch(
       post('{"a":"0123456789"}', { 'content-type': 'application/json', 'content-length': '18' }),
       'op',
       10,
@@ -25,7 +30,7 @@ describe('readJsonBody', () => {
         controller.close();
       },
     });
-    const streamed = await readJsonBody(
+    const streamed = await readFetch(
       new Request('http://mock.test/x', {
         method: 'POST',
         body: stream,
@@ -39,19 +44,19 @@ describe('readJsonBody', () => {
   });
 
   it('MOCK-UNSUPPORTED-MEDIA-TYPE-415: refuses a non-JSON content type, accepts +json and charset', async () => {
-    const text = await readJsonBody(post('{}', { 'content-type': 'text/plain' }), 'op', 100);
+    const text = await readFetch(post('{}', { 'content-type': 'text/plain' }), 'op', 100);
     expect(!text.ok && text.error.status).toBe(415);
-    const none = await readJsonBody(
+    const none = await readFetch(
       new Request('http://mock.test/x', { method: 'POST', body: new Uint8Array([123, 125]) }),
       'op',
       100,
     );
     expect(!none.ok && none.error.status).toBe(415);
     expect(
-      (await readJsonBody(post('{}', { 'content-type': 'application/merge-patch+json' }), 'op', 100)).ok,
+      (await readFetch(post('{}', { 'content-type': 'application/merge-patch+json' }), 'op', 100)).ok,
     ).toBe(true);
     expect(
-      (await readJsonBody(post('{}', { 'content-type': 'Application/JSON; charset=UTF-8' }), 'op', 100)).ok,
+      (await readFetch(post('{}', { 'content-type': 'Application/JSON; charset=UTF-8' }), 'op', 100)).ok,
     ).toBe(true);
   });
 
@@ -61,18 +66,18 @@ describe('readJsonBody', () => {
       '   ',
       `${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`,
     ]) {
-      const read = await readJsonBody(post(body), 'op', 10_000);
+      const read = await readFetch(post(body), 'op', 10_000);
       expect(!read.ok && read.error.status, body.slice(0, 10)).toBe(400);
     }
-    const bytes = await readJsonBody(post(new Uint8Array([0x22, 0xff, 0x22])), 'op', 100);
+    const bytes = await readFetch(post(new Uint8Array([0x22, 0xff, 0x22])), 'op', 100);
     expect(!bytes.ok && bytes.error.body.error).toContain('UTF-8');
     const deepButQuoted = `{"a":"${'['.repeat(100)}"}`;
-    expect((await readJsonBody(post(deepButQuoted), 'op', 10_000)).ok).toBe(true);
+    expect((await readFetch(post(deepButQuoted), 'op', 10_000)).ok).toBe(true);
   });
 
   it('an empty body is absent, not an error', async () => {
-    expect(await readJsonBody(post(''), 'op', 100)).toMatchObject({ ok: true, present: false });
-    expect(await readJsonBody(new Request('http://mock.test/x'), 'op', 100)).toMatchObject({
+    expect(await readFetch(post(''), 'op', 100)).toMatchObject({ ok: true, present: false });
+    expect(await readFetch(new Request('http://mock.test/x'), 'op', 100)).toMatchObject({
       ok: true,
       present: false,
     });

@@ -1,8 +1,9 @@
 /**
  * Reading a JSON request body: the size limit (413), the content type (415) and the JSON itself (400),
- * in that order. The stream is read chunk by chunk and cancelled as soon as it passes the limit.
+ * in that order. The body is read only as far as the limit: past it, the rest is left unread.
  */
 import { type EngineError, errors } from './errors.ts';
+import type { EngineRequest } from './exchange.ts';
 
 export type BodyRead =
   | { readonly ok: true; readonly text: string; readonly value: unknown; readonly present: boolean }
@@ -19,34 +20,6 @@ export function isJsonMediaType(contentType: string | null): boolean {
   return (
     mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'))
   );
-}
-
-/** Reads the whole stream into bytes, or reports that it passed `maxBytes` (and cancels it). */
-async function readBytes(
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array | 'too-large'> {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return 'too-large';
-    }
-    chunks.push(value);
-  }
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** Nesting depth of JSON text, counted outside strings; stops counting past `limit`. */
@@ -77,7 +50,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * API passes `requireJsonContentType = false` so `curl -d '{...}'` works without a header.
  */
 export async function readJsonBody(
-  request: Request,
+  request: EngineRequest,
   operationId: string,
   maxBytes: number,
   requireJsonContentType = true,
@@ -88,18 +61,18 @@ export async function readJsonBody(
     /^\d+$/.test(declaredLength) &&
     Number.parseInt(declaredLength, 10) > maxBytes
   ) {
-    await request.body?.cancel().catch(() => undefined);
+    request.body?.discard();
     return { ok: false, error: errors.bodyTooLarge(maxBytes) };
   }
   if (request.body === null) return NO_BODY;
   const contentType = request.headers.get('content-type');
   if (requireJsonContentType && contentType !== null && !isJsonMediaType(contentType)) {
-    await request.body.cancel().catch(() => undefined);
+    request.body.discard();
     return { ok: false, error: errors.unsupportedMediaType(operationId, contentType) };
   }
   let bytes: Uint8Array | 'too-large';
   try {
-    bytes = await readBytes(request.body, maxBytes);
+    bytes = await request.body.read(maxBytes);
   } catch {
     return { ok: false, error: errors.malformedJson(operationId, 'the body could not be read') };
   }

@@ -1,11 +1,11 @@
 /**
- * The mock engine: a function from a WHATWG Request to a Response over one in-memory state. Routing and
+ * The mock engine: a function from a request to a response over one in-memory state. Routing and
  * validation come from the contract; handlers are found by operationId. No node imports: the same engine
- * runs behind node:http, MSW in node, and MSW in a browser.
+ * runs behind node:http (`dispatch`, plain data), and MSW in node or in a browser (`handle`, Fetch API).
  *
  * The pipeline, top to bottom with early returns:
  * admin prefix → route (contract) → docs → auth (key, scope, moderation mode) → body (413/415/400)
- * → contract validation (400/422 by policy) → handler → self-check → Response.
+ * → contract validation (400/422 by policy) → handler → self-check → answer.
  */
 import {
   declaredResponseKey,
@@ -19,6 +19,8 @@ import { readJsonBody } from './body.ts';
 import type { MockClock } from './clock.ts';
 import { createDocs, DOCS_OPERATIONS } from './docs.ts';
 import { type EngineError, type EngineErrorCode, errors } from './errors.ts';
+import type { EngineAnswer, EngineRequest, EngineResponse } from './exchange.ts';
+import { fromFetchRequest, toFetchResponse } from './fetch-bridge.ts';
 import { handlers } from './handlers/index.ts';
 import { settleIngestion } from './ingestion/index.ts';
 import type { RequestContext } from './interceptors.ts';
@@ -54,6 +56,8 @@ export interface UnexpectedError {
 export interface Engine {
   /** Answers one request. `context.remoteAddress` decides access to the admin API. Never throws. */
   handle(request: Request, context?: RequestContext): Promise<Response>;
+  /** The same on plain data, without the Fetch API's objects (the node adapter's path). Never throws. */
+  dispatch(request: EngineRequest): Promise<EngineResponse>;
   /** Typed admin operations, no HTTP needed. */
   readonly admin: AdminApi;
   /** The current state (replaced by `admin.reset()`). */
@@ -130,12 +134,12 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
 
   /** Interceptors, then the self-check, then serialisation. */
   const finish = (
-    request: Request,
+    request: EngineRequest,
     operation: Operation | null,
     input: HandlerResult,
     headOnly: boolean,
     rawBody = '',
-  ): Response => {
+  ): EngineAnswer => {
     let result = input;
     for (const interceptor of interceptors) {
       result =
@@ -152,7 +156,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
         selfCheckFailures.push({
           operationId: operation?.operationId ?? null,
           method: request.method,
-          url: request.url,
+          url: request.url.href,
           status: result.status,
           issues: check.issues,
         });
@@ -173,24 +177,24 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     return { ok: true } as const;
   };
 
-  const recordUnexpected = (request: Request, operation: Operation | null, error: unknown): void => {
+  const recordUnexpected = (request: EngineRequest, operation: Operation | null, error: unknown): void => {
     unexpectedErrors.push({
       operationId: operation?.operationId ?? null,
       method: request.method,
-      url: request.url,
+      url: request.url.href,
       error,
     });
   };
 
-  const pipeline = async (request: Request, context: RequestContext): Promise<Response> => {
-    const url = new URL(request.url);
-    const method = request.method.toUpperCase();
+  const pipeline = async (request: EngineRequest): Promise<EngineAnswer> => {
+    const url = request.url;
+    const method = request.method;
     const headOnly = method === 'HEAD';
 
-    if (method === 'OPTIONS' && request.headers.has('access-control-request-method'))
+    if (method === 'OPTIONS' && request.headers.get('access-control-request-method') !== null)
       return preflightResponse();
     if (url.pathname.startsWith('/__mock/'))
-      return finish(request, null, await dispatchAdmin(request, url, context), headOnly);
+      return finish(request, null, await dispatchAdmin(request), headOnly);
 
     // Route by the contract.
     const match = contract.matchOperation(method, url.pathname);
@@ -305,20 +309,32 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     return finish(request, operation, result, headOnly, rawBody);
   };
 
-  return {
-    async handle(request, context = {}) {
-      try {
-        for (const interceptor of interceptors) {
-          const early = await interceptor.onRequest?.(request, context);
-          if (early !== undefined) return early;
+  const dispatch = async (request: EngineRequest): Promise<EngineResponse> => {
+    try {
+      for (const interceptor of interceptors) {
+        const pending = interceptor.onRequest?.(request);
+        const early = pending instanceof Promise ? await pending : pending;
+        if (early !== undefined) {
+          request.body?.discard();
+          return early;
         }
-        let current = request;
-        for (const interceptor of interceptors) current = interceptor.rewriteRequest?.(current) ?? current;
-        return await pipeline(current, context);
-      } catch (error) {
-        recordUnexpected(request, null, error);
-        return jsonResponse(500, errors.internal().body, undefined, false);
       }
+      let current = request;
+      for (const interceptor of interceptors) current = interceptor.rewriteRequest?.(current) ?? current;
+      const answer = await pipeline(current);
+      // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
+      current.body?.discard();
+      return answer;
+    } catch (error) {
+      recordUnexpected(request, null, error);
+      return jsonResponse(500, errors.internal().body, undefined, false);
+    }
+  };
+
+  return {
+    dispatch,
+    async handle(request, context = {}) {
+      return toFetchResponse(await dispatch(fromFetchRequest(request, context.remoteAddress)));
     },
     admin,
     get state() {

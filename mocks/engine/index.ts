@@ -20,6 +20,16 @@ export {
   errors,
   INTERNAL_SERVER_ERROR,
 } from './errors.ts';
+export type {
+  AnswerBody,
+  EngineAnswer,
+  EngineDrop,
+  EngineRequest,
+  EngineResponse,
+  RequestBody,
+  RequestHeaders,
+} from './exchange.ts';
+export { bytesBody, headersFromRecord } from './exchange.ts';
 export type { EngineInterceptor, RequestContext, RequestIssuesEvent, ResultEvent } from './interceptors.ts';
 export { ENGINE_DEFAULTS, type EngineOptions, type NormalizedEngineOptions } from './options.ts';
 export type { EngineState } from './state.ts';

@@ -5,6 +5,7 @@
 import type { ValidationIssue } from '../../src/contract/index.ts';
 import type { AdminApi } from './admin/api.ts';
 import type { MockClock } from './clock.ts';
+import type { EngineRequest, EngineResponse } from './exchange.ts';
 import type { EngineState } from './state.ts';
 import type { HandlerResult } from './types.ts';
 
@@ -17,6 +18,7 @@ export interface InterceptorHost {
   readonly admin: AdminApi;
 }
 
+/** What `engine.handle(Request, context)` needs besides the Request itself. */
 export interface RequestContext {
   /** Address of the client as the transport saw it (`127.0.0.1`, `::1`...). MSW passes loopback. */
   readonly remoteAddress?: string;
@@ -24,7 +26,7 @@ export interface RequestContext {
 
 export interface RequestIssuesEvent {
   readonly operationId: string;
-  readonly request: Request;
+  readonly request: EngineRequest;
   readonly issues: readonly ValidationIssue[];
   /** The request body as read by the engine ('' when none); the request's own stream is consumed. */
   readonly rawBody: string;
@@ -33,7 +35,7 @@ export interface RequestIssuesEvent {
 export interface ResultEvent {
   /** Null when the request matched no operation (404/405) or was an admin/docs request. */
   readonly operationId: string | null;
-  readonly request: Request;
+  readonly request: EngineRequest;
   readonly result: HandlerResult;
   /** The request body as read by the engine ('' when none was read). */
   readonly rawBody: string;
@@ -42,10 +44,10 @@ export interface ResultEvent {
 export interface EngineInterceptor {
   /** Called once by `createEngine` with the engine's state, clock and admin API. */
   attach?(host: InterceptorHost): void;
-  /** Before routing. Return a Response to answer instead of the engine (injected 500, latency, drops). */
-  onRequest?(request: Request, context: RequestContext): Response | undefined | Promise<Response | undefined>;
+  /** Before routing. Return a response to answer instead of the engine (injected 500, latency, drops). */
+  onRequest?(request: EngineRequest): EngineResponse | undefined | Promise<EngineResponse | undefined>;
   /** After `onRequest`, before routing: return a replacement request (chaos maps served ids back). */
-  rewriteRequest?(request: Request): Request | undefined;
+  rewriteRequest?(request: EngineRequest): EngineRequest | undefined;
   /** A request failed contract validation (it is answered with 400/422 as usual). */
   onRequestIssues?(event: RequestIssuesEvent): void;
   /**

@@ -1,8 +1,10 @@
 /**
  * The seams of the engine. Each slice of state has one owner module; handlers are plain functions
  * from a validated request context to a result, found by operationId. Nothing here knows about
- * node:http or MSW: adapters turn a WHATWG Request into a call of `Engine.handle`.
+ * node:http or MSW: adapters call `Engine.dispatch` (plain data) or `Engine.handle` (Fetch API).
  */
+
+import { concatBytes } from './exchange.ts';
 
 /** Scopes carried by an API key (spec section 5.4). */
 export type Scope = 'read' | 'write' | 'ingest' | 'ingest:read';
@@ -72,15 +74,7 @@ export class SerialisedJson {
   }
 
   bytes(): Uint8Array<ArrayBuffer> {
-    let length = 0;
-    for (const chunk of this.chunks) length += chunk.byteLength;
-    const out = new Uint8Array(length);
-    let offset = 0;
-    for (const chunk of this.chunks) {
-      out.set(chunk, offset);
-      offset += chunk.byteLength;
-    }
-    return out;
+    return concatBytes(this.chunks);
   }
 
   value(): unknown {

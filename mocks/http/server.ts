@@ -1,14 +1,15 @@
 /**
- * The node:http adapter: translates an IncomingMessage into a WHATWG Request (the body streamed with the
- * size limit enforced while reading), hands it to the engine with the client's address, and writes the
- * Response back. Also serves Swagger UI's static files under /docs/.
+ * The node:http adapter: turns an IncomingMessage into the engine's plain request (`incoming.ts`), hands
+ * it to `engine.dispatch`, and writes the answer's bytes. Also serves Swagger UI's static files under
+ * /docs/.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.ts';
+import type { EngineAnswer } from '../engine/exchange.ts';
 import type { EngineOptions } from '../engine/options.ts';
-import { serialisedBodyOf } from '../engine/respond.ts';
 import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
+import { type IncomingState, toEngineRequest } from './incoming.ts';
 
 /** Server limits; see docs/mock.md. */
 export interface ServerLimits {
@@ -52,101 +53,24 @@ export interface MockServer {
 
 const HOST_HEADER = /^[A-Za-z0-9.\-_~]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 const ERROR_CONTENT_TYPE = 'application/json; charset=utf-8';
-/** Methods a WHATWG Request cannot carry; answered 405 by the adapter itself. */
+/** Methods no browser or fetch client can send (tunnels, traces); answered 405 by the adapter itself. */
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 function errorJson(message: string): string {
   return JSON.stringify({ success: false, error: message });
 }
 
-/**
- * A ReadableStream over the request body that stops feeding once `maxBytes` is passed (the engine then
- * answers 413 without the rest being buffered). `state.abandoned` tells the adapter to close the connection.
- */
-function bodyStream(
-  req: IncomingMessage,
-  maxBytes: number,
-  state: { abandoned: boolean },
-): ReadableStream<Uint8Array> {
-  let total = 0;
-  let done = false;
-  let attached = false;
-  const attach = (controller: ReadableStreamDefaultController<Uint8Array>): void => {
-    attached = true;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      total += chunk.byteLength;
-      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      if (total > maxBytes) {
-        done = true;
-        state.abandoned = true;
-        req.pause();
-        controller.close();
-      } else if ((controller.desiredSize ?? 1) <= 0) {
-        req.pause();
-      }
-    });
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      controller.close();
-    });
-    req.on('error', (error) => {
-      if (done) return;
-      done = true;
-      controller.error(error);
-    });
-    req.on('close', () => {
-      if (done) return;
-      done = true;
-      controller.error(new Error('the client closed the connection before the body ended'));
-    });
-  };
-  // Listeners are attached at the first read, so a body the engine never reads is never pulled in.
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (!attached) attach(controller);
-      else if (!done) req.resume();
-    },
-    cancel() {
-      if (!done) state.abandoned = true;
-      done = true;
-      req.pause();
-    },
-  });
-}
-
-function toRequest(req: IncomingMessage, origin: string, body: ReadableStream<Uint8Array> | null): Request {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] ?? '', raw[i + 1] ?? '');
-  const target = req.url ?? '/';
-  const url = target.startsWith('/')
-    ? `${origin}${target}`
-    : `${origin}${new URL(target).pathname}${new URL(target).search}`;
-  const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers };
-  if (body !== null) {
-    init.body = body;
-    init.duplex = 'half';
-  }
-  return new Request(url, init);
-}
-
-async function writeResponse(res: ServerResponse, response: Response, closeAfter: boolean): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => {
-    res.setHeader(name, value);
-  });
-  const serialised = serialisedBodyOf(response);
+/** Writes an engine answer; the body's length is known, so no chunked encoding. */
+function writeAnswer(res: ServerResponse, answer: EngineAnswer, closeAfter: boolean): void {
   const body =
-    serialised !== undefined
-      ? serialised
-      : response.body === null
-        ? null
-        : Buffer.from(await response.arrayBuffer());
-  if (closeAfter) res.setHeader('connection', 'close');
-  if (body !== null) res.setHeader('content-length', body.byteLength);
+    answer.body === null || typeof answer.body === 'string' || answer.body instanceof Uint8Array
+      ? answer.body
+      : Buffer.concat(answer.body);
+  const headers: Record<string, string | number> = { ...answer.headers };
+  if (body !== null)
+    headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  if (closeAfter) headers.connection = 'close';
+  res.writeHead(answer.status, headers);
   res.end(body);
 }
 
@@ -195,7 +119,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const { host = '127.0.0.1', port = 0, engine: given, limits: limitOptions, ...engineOptions } = options;
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
   const engine = given ?? createEngine(engineOptions);
-  const maxBodyBytes = engine.options.maxBodyBytes;
   const assets: DocsAssets = createDocsAssets();
   let fallbackOrigin = '';
 
@@ -212,12 +135,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   server.on('clientError', onClientError);
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const bodyState = { abandoned: false };
+    const state: IncomingState = { abandoned: false };
     try {
       const method = (req.method ?? 'GET').toUpperCase();
-      const path = (req.url ?? '/').split('?', 1)[0] ?? '/';
-      if (method === 'GET' || method === 'HEAD') {
-        const asset = await assets(path);
+      if ((method === 'GET' || method === 'HEAD') && req.url?.startsWith('/docs/')) {
+        const asset = await assets((req.url ?? '/').split('?', 1)[0] ?? '/');
         if (asset !== undefined) {
           res.writeHead(200, {
             'content-type': asset.contentType,
@@ -228,28 +150,27 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           return;
         }
       }
+      if (FORBIDDEN_METHODS.has(method)) {
+        sendError(res, 405, `Method ${method} is not supported by this mock`, true);
+        return;
+      }
       const hostHeader = req.headers.host;
       const origin =
         hostHeader !== undefined && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : fallbackOrigin;
-      const hasBody = method !== 'GET' && method !== 'HEAD';
-      let request: Request;
-      try {
-        request = toRequest(req, origin, hasBody ? bodyStream(req, maxBodyBytes, bodyState) : null);
-      } catch {
-        if (FORBIDDEN_METHODS.has(method))
-          sendError(res, 405, `Method ${method} is not supported by this mock`, true);
-        else sendError(res, 400, 'Malformed request line or headers', true);
+      const request = toEngineRequest(req, origin, state);
+      if (request === undefined) {
+        sendError(res, 400, 'Malformed request line or headers', true);
         return;
       }
-      const response = await engine.handle(request, { remoteAddress: req.socket.remoteAddress ?? '' });
-      // Response.error() is the engine's "drop the connection" marker (chaos): no answer at all.
-      if (response.type === 'error') {
+      const response = await engine.dispatch(request);
+      // A drop is the engine's "no answer at all" (chaos): the client sees the connection go.
+      if (response.kind === 'drop') {
         res.destroy();
         return;
       }
-      await writeResponse(res, response, bodyState.abandoned || !req.complete);
+      writeAnswer(res, response, state.abandoned);
     } catch {
-      sendError(res, 500, 'Internal server error', bodyState.abandoned);
+      sendError(res, 500, 'Internal server error', state.abandoned);
     }
   }
 

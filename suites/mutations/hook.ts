@@ -4,18 +4,29 @@
  */
 
 import type { Engine } from '../../mocks/engine/engine.ts';
+import type { EngineRequest, EngineResponse } from '../../mocks/engine/exchange.ts';
+import { fromFetchResponse, toFetchRequest } from '../../mocks/engine/fetch-bridge.ts';
 import type { RequestContext } from '../../mocks/engine/interceptors.ts';
 import { contract } from '../../src/contract/index.ts';
 
 export type Handle = (request: Request, context?: RequestContext) => Promise<Response>;
 export type Hook = (handle: Handle) => Handle;
 
-/** The engine with `handle` wrapped; every other member (clock, admin, state) is the engine's own. */
+/**
+ * The engine with `handle` wrapped, and `dispatch` (what the HTTP server calls) routed through the
+ * same wrapper; every other member (clock, admin, state) is the engine's own.
+ */
 export function withHook(engine: Engine, hook: Hook): Engine {
   const wrapped = hook((request, context) => engine.handle(request, context));
+  const dispatch = async (request: EngineRequest): Promise<EngineResponse> => {
+    const fetchRequest = await toFetchRequest(request, engine.options.maxBodyBytes);
+    const context = request.remoteAddress === undefined ? {} : { remoteAddress: request.remoteAddress };
+    return fromFetchResponse(await wrapped(fetchRequest, context));
+  };
   return new Proxy(engine, {
     get(target, property, receiver) {
       if (property === 'handle') return wrapped;
+      if (property === 'dispatch') return dispatch;
       return Reflect.get(target, property, receiver) as unknown;
     },
   });

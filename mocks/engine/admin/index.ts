@@ -5,7 +5,7 @@
 import { constantTimeEqual } from '../auth/constant-time.ts';
 import { readJsonBody } from '../body.ts';
 import { errors } from '../errors.ts';
-import type { RequestContext } from '../interceptors.ts';
+import type { EngineRequest } from '../exchange.ts';
 import type { HandlerResult } from '../types.ts';
 import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
 import type { AdminRoute } from './route.ts';
@@ -25,7 +25,7 @@ export function isLoopback(address: string | undefined): boolean {
   return v4.startsWith('127.') || address === '::1' || address === '0:0:0:0:0:0:0:1';
 }
 
-function presentedToken(request: Request): string | null {
+function presentedToken(request: EngineRequest): string | null {
   const header = request.headers.get(ADMIN_TOKEN_HEADER);
   if (header !== null) return header;
   const authorization = request.headers.get('authorization');
@@ -78,22 +78,23 @@ export interface AdminDispatcherOptions {
   readonly routes?: readonly AdminRoute[];
 }
 
-export type AdminDispatcher = (request: Request, url: URL, context: RequestContext) => Promise<HandlerResult>;
+export type AdminDispatcher = (request: EngineRequest) => Promise<HandlerResult>;
 
 export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDispatcher {
   const routes = options.routes ?? adminRoutes;
   const compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
   const index = routes.map((r) => ({ method: r.method, path: r.path, summary: r.summary }));
 
-  return async (request, url, context) => {
+  return async (request) => {
+    const url = request.url;
     const token = options.adminToken;
     const presented = token === null ? null : presentedToken(request);
     const allowed =
-      isLoopback(context.remoteAddress) ||
+      isLoopback(request.remoteAddress) ||
       (token !== null && presented !== null && constantTimeEqual(presented, token));
     if (!allowed) return errors.adminForbidden();
 
-    const method = request.method.toUpperCase();
+    const method = request.method;
     if (url.pathname === ADMIN_PREFIX && method === 'GET') return { status: 200, body: { routes: index } };
     const match = matchRoute(compiled, method, url.pathname.split('/').slice(1));
     if (match === undefined) return errors.adminNotFound(method, url.pathname);

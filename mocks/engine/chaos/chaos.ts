@@ -7,6 +7,7 @@
 import { createRandom, type Random } from '../../../fixtures/generate/prng.ts';
 import type { AdminApi } from '../admin/api.ts';
 import { ERROR_CODE_HEADER, INTERNAL_SERVER_ERROR } from '../errors.ts';
+import { DROP, type EngineRequest, type EngineResponse } from '../exchange.ts';
 import type { EngineInterceptor } from '../interceptors.ts';
 import { jsonResponse } from '../respond.ts';
 import { type HandlerResult, SerialisedJson } from '../types.ts';
@@ -96,8 +97,33 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
     };
   };
   reseed();
-  const isRest = (request: Request): boolean =>
-    request.method !== 'OPTIONS' && REST_PATH.test(new URL(request.url).pathname);
+  const isRest = (request: EngineRequest): boolean =>
+    request.method !== 'OPTIONS' && REST_PATH.test(request.url.pathname);
+
+  const injectFault = async (request: EngineRequest): Promise<EngineResponse | undefined> => {
+    counts.requests += 1;
+    const latency = config.latency;
+    if (latency !== null) {
+      const ms = latency.minMs + faults.int(latency.maxMs - latency.minMs + 1);
+      counts.delayed += 1;
+      counts.delayedMs += ms;
+      await sleep(ms);
+    }
+    if (config.dropRate > 0 && faults.chance(config.dropRate)) {
+      counts.drops += 1;
+      return DROP;
+    }
+    if (config.errorRate > 0 && faults.chance(config.errorRate)) {
+      counts.errors += 1;
+      return jsonResponse(
+        500,
+        { success: false, error: INTERNAL_SERVER_ERROR },
+        { [ERROR_CODE_HEADER]: CHAOS_ERROR_CODE },
+        request.method === 'HEAD',
+      );
+    }
+    return undefined;
+  };
 
   const chaos: Chaos = {
     kind: 'chaos',
@@ -105,33 +131,11 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
       registry.set(host.admin, chaos);
       registerAliasResolver(host.admin, (id) => aliases.original(id));
     },
-    async onRequest(request) {
-      // With every fault mode off (the default of `cca-kit mock`) this is all a request pays.
+    onRequest(request) {
+      // With every fault mode off (the default of `cca-kit mock`) this is all a request pays: no promise.
       if (config.latency === null && config.dropRate === 0 && config.errorRate === 0) return undefined;
       if (!isRest(request)) return undefined;
-      counts.requests += 1;
-      const latency = config.latency;
-      if (latency !== null) {
-        const ms = latency.minMs + faults.int(latency.maxMs - latency.minMs + 1);
-        counts.delayed += 1;
-        counts.delayedMs += ms;
-        await sleep(ms);
-      }
-      if (config.dropRate > 0 && faults.chance(config.dropRate)) {
-        counts.drops += 1;
-        // The marker adapters understand: node:http destroys the socket, MSW answers a network error.
-        return Response.error();
-      }
-      if (config.errorRate > 0 && faults.chance(config.errorRate)) {
-        counts.errors += 1;
-        return jsonResponse(
-          500,
-          { success: false, error: INTERNAL_SERVER_ERROR },
-          { [ERROR_CODE_HEADER]: CHAOS_ERROR_CODE },
-          request.method === 'HEAD',
-        );
-      }
-      return undefined;
+      return injectFault(request);
     },
     rewriteRequest(request) {
       return config.bigIds && isRest(request) ? aliases.rewriteRequest(request) : undefined;

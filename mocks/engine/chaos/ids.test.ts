@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fromFetchRequest } from '../fetch-bridge.ts';
 import { IdAliases, isHostileId } from './ids.ts';
 
 const MAX_SAFE = 9007199254740991n;
@@ -48,15 +49,20 @@ describe('big-id aliases (ID-STRING-PRESERVED)', () => {
     const action = aliases.serve('act_acme_00001');
     const tag = aliases.serve('tag 1');
     const rewritten = aliases.rewriteRequest(
-      new Request(
-        `http://mock/v0/action/${action}?tagIds=${tag},t2&filter=${encodeURIComponent(`tag=${tag}+x=1`)}`,
+      fromFetchRequest(
+        new Request(
+          `http://mock/v0/action/${action}?tagIds=${tag},t2&filter=${encodeURIComponent(`tag=${tag}+x=1`)}`,
+        ),
+        undefined,
       ),
     );
     const url = new URL(rewritten?.url ?? '');
     expect(url.pathname).toBe('/v0/action/act_acme_00001');
     expect(url.searchParams.get('tagIds')).toBe('tag 1,t2');
     expect(url.searchParams.get('filter')).toBe('tag=tag 1+x=1');
-    expect(aliases.rewriteRequest(new Request('http://mock/v0/agents'))).toBeUndefined();
+    expect(
+      aliases.rewriteRequest(fromFetchRequest(new Request('http://mock/v0/agents'), undefined)),
+    ).toBeUndefined();
   });
 
   it('property: every served alias resolves to its id', () => {

@@ -9,6 +9,7 @@
  * resolves them and settles the (improbable) collisions.
  */
 import { hashString } from '../../../fixtures/generate/prng.ts';
+import type { EngineRequest } from '../exchange.ts';
 
 /** Keys whose string values are identifiers (ID-STRING-PRESERVED); `externalId` is the client's own. */
 export const ID_FIELDS: ReadonlySet<string> = new Set([
@@ -104,7 +105,7 @@ export class IdAliases {
    * The request with served aliases mapped back in path segments and in query values (also inside
    * comma lists and `key=value+key=value` filters), or undefined when it carries none.
    */
-  rewriteRequest(request: Request): Request | undefined {
+  rewriteRequest(request: EngineRequest): EngineRequest | undefined {
     if (this.#originalOf.size === 0) return undefined;
     const url = new URL(request.url);
     let changed = false;
@@ -132,15 +133,6 @@ export class IdAliases {
     if (!changed) return undefined;
     url.pathname = segments.join('/');
     url.search = query.toString();
-    const init: RequestInit & { duplex?: 'half' } = {
-      method: request.method,
-      headers: request.headers,
-      signal: request.signal,
-    };
-    if (request.body !== null) {
-      init.body = request.body;
-      init.duplex = 'half';
-    }
-    return new Request(url, init);
+    return { ...request, url };
   }
 }

@@ -6,6 +6,7 @@
  */
 import { matchOperation, type ValidationIssue, validateSchema } from '../../../src/contract/index.ts';
 import type { AdminApi } from '../admin/api.ts';
+import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
 import { findKnownId, ID_PATH_PARAMETERS } from './known-ids.ts';
 import { doubleRoundTripPreimages } from './precision.ts';
@@ -111,7 +112,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
   let dropped = 0;
   let host: InterceptorHost | undefined;
   /** Issues of a request, from onRequestIssues until its result is known. */
-  const pending = new WeakMap<Request, { issues: readonly ValidationIssue[]; rawBody: string }>();
+  const pending = new WeakMap<EngineRequest, { issues: readonly ValidationIssue[]; rawBody: string }>();
 
   const push = (entry: Omit<Violation, 'seq' | 'at'>): void => {
     total += 1;
@@ -127,14 +128,14 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     }
   };
 
-  const recordRequest = (request: Request, rawBody: string): RecordedRequest => {
+  const recordRequest = (request: EngineRequest, rawBody: string): RecordedRequest => {
     const headers: Record<string, string> = {};
-    request.headers.forEach((value, name) => {
+    for (const [name, value] of request.headers.entries()) {
       headers[name] = SECRET_HEADERS.has(name) ? REDACTED : value;
-    });
+    }
     return {
-      method: request.method.toUpperCase(),
-      url: request.url,
+      method: request.method,
+      url: request.url.href,
       headers,
       body: rawBody === '' ? null : rawBody.slice(0, maxBodyChars),
       bodyTruncated: rawBody.length > maxBodyChars,
@@ -166,8 +167,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     const operationId = event.operationId ?? '';
     const parameter = ID_PATH_PARAMETERS[operationId];
     if (parameter === undefined || host === undefined) return;
-    const url = new URL(event.request.url);
-    const match = matchOperation(event.request.method, url.pathname);
+    const match = matchOperation(event.request.method, event.request.url.pathname);
     const sent = match.kind === 'match' ? match.pathParams[parameter.name] : undefined;
     const key = event.request.headers.get('x-api-key');
     const organizationId = key === null ? undefined : host.state.keys.byKey.get(key)?.organizationId;
@@ -265,7 +265,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
       const result = event.result;
       const code = 'code' in result && typeof result.code === 'string' ? result.code : undefined;
       if (code !== undefined && MALFORMED_CODES.has(code)) {
-        const pathname = new URL(event.request.url).pathname;
+        const pathname = event.request.url.pathname;
         if (event.operationId !== null || VERSIONED_PATH.test(pathname)) {
           const message = (result.body as { error?: unknown } | null)?.error;
           record('malformed-request', event, [malformedIssue(code, String(message ?? code))]);
