@@ -1,9 +1,15 @@
 /**
- * List and search pages are joined from cached record texts (mocks/engine/data/serialised.ts); these
- * tests prove a cached record never outlives a change to its action.
+ * List and search pages are joined from cached record texts (mocks/engine/data/serialised.ts), and tag
+ * analytics are remembered per window range (mocks/engine/data/report-cache.ts); these tests prove a
+ * cached record or report never outlives a change to its data, and that a remembered report is the one
+ * a fresh computation gives.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../mocks/engine/index.ts';
+import { resolveWindow } from '../mocks/engine/data/dates.ts';
+import { tagAnalytics } from '../mocks/engine/data/reports.ts';
+import { orgData } from '../mocks/engine/data/state.ts';
+import { createEngine, type Engine, MockClock } from '../mocks/engine/index.ts';
 import { keyOf } from './support/keys.ts';
 
 const key = (engine: Engine, profile: string): string => keyOf(engine.admin, 'org_acme', profile);
@@ -85,5 +91,85 @@ describe('pre-serialised records stay in step with the data', () => {
     const after = await titles();
     expect(after).toContain('Second title');
     expect(after).not.toContain('First title');
+  });
+
+  it('ID-INGEST-RECORD-IDENTITY: an ingested action in the window shows in the next tag analytics', async () => {
+    const engine = createEngine({ seed: 42, clock: 'frozen', ingestion: { latency: 'instant' } });
+    const read = key(engine, 'reporting');
+    const totalActions = async () => {
+      const tags = await call(engine, read, '/v0/analytics/tags?limit=5');
+      expect(tags.status).toBe(200);
+      return (tags.body['data'] as { summary: { totalActions: number } }).summary.totalActions;
+    };
+    const before = await totalActions();
+    expect(await totalActions()).toBe(before); // the second read is served from the remembered report
+    const record = {
+      externalId: '000777000777000777000777',
+      threadExternalId: '000777000777000777000777',
+      authorId: '42',
+      authorName: 'Kim',
+      title: 'Fresh thread',
+      body: 'Hello',
+      createdAt: new Date(engine.clock.now() - 60_000).toISOString(),
+      recordType: 'MESSAGE',
+    };
+    const ingested = await call(engine, key(engine, 'import'), '/v0/ingest/records', {
+      method: 'POST',
+      body: JSON.stringify({ platform: 'DISCORD', serverId: '9', serverName: 'N', records: [record] }),
+    });
+    expect(ingested.status).toBe(202);
+    expect(await totalActions()).toBe(before + 1);
+  });
+
+  it('TAGS-QUERY-PARAMS property: remembered tag analytics equal a fresh computation for any window and parameters', async () => {
+    const start = Date.parse('2026-11-20T12:00:00Z');
+    const engine = createEngine({ seed: 5, actions: 400, clock: new MockClock({ start }), selfCheck: true });
+    const read = key(engine, 'reporting');
+    const day = 86_400_000;
+    // Few distinct values, so requests often share a window range and parameters: the property then
+    // compares remembered answers, not only first computations.
+    const instant = fc.constantFrom(-30, -7, -2, 0).map((d) => new Date(start + d * day).toISOString());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          {
+            from: instant,
+            to: instant,
+            respondedOnly: fc.boolean(),
+            limit: fc.constantFrom(3, 50),
+            offset: fc.constantFrom(0, 2),
+            search: fc.constantFrom('a', 'zz'),
+            advance: fc.constantFrom(0, 1_000, 6 * 3_600_000),
+          },
+          { requiredKeys: ['advance'] },
+        ),
+        async (q) => {
+          engine.clock.advance(q.advance);
+          const { advance: _, ...params } = q;
+          const query = new URLSearchParams(
+            Object.entries(params).map(([k, v]) => [k, String(v)] as [string, string]),
+          );
+          const answer = await call(engine, read, `/v0/analytics/tags?${query}`);
+          const window = resolveWindow(
+            { ...params, respondedOnly: undefined, limit: undefined, offset: undefined, search: undefined },
+            engine.clock.now(),
+          );
+          if (!window.ok) {
+            expect(answer.status).toBe(400);
+            return;
+          }
+          const fresh = tagAnalytics(orgData(engine.state.data, 'org_acme'), window.value, {
+            respondedOnly: params.respondedOnly === true,
+            search: params.search,
+            limit: params.limit ?? 50,
+            offset: params.offset ?? 0,
+          });
+          expect(answer.status).toBe(200);
+          expect(answer.body).toEqual({ success: true, data: fresh });
+        },
+      ),
+      { numRuns: 300, seed: 20261121 },
+    );
+    expect(engine.selfCheckFailures).toEqual([]);
   });
 });

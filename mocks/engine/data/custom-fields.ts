@@ -6,7 +6,7 @@
 
 import { FLAG_INGESTED } from '../../../fixtures/generate/table.ts';
 import type { CustomFieldDefinition } from '../../../fixtures/generate/types.ts';
-import { forgetRow } from './serialised.ts';
+import { rowChanged } from './report-cache.ts';
 import type { OrgData, Provenance, StoredCustomValue } from './state.ts';
 import { customFieldsOfRow } from './view.ts';
 
@@ -161,6 +161,6 @@ export function writeFields(
     });
   }
   org.customValues.set(row, stored);
-  forgetRow(org, row);
+  rowChanged(org, row);
   return { ok: true, updated: writes.map((w) => ({ fieldName: w.fieldName, value: w.value })) };
 }

@@ -12,7 +12,7 @@ import {
 } from '../../../fixtures/generate/table.ts';
 import { PLATFORMS, SENTIMENTS, STATUSES } from '../../../fixtures/generate/types.ts';
 import type { IngestedAction, IngestedActionInput, IngestedMessage, IngestOutcome } from './ingest-types.ts';
-import { forgetRow } from './serialised.ts';
+import { rowChanged } from './report-cache.ts';
 import { type DataState, findRow, type OrgData, orgData, tieByActionId } from './state.ts';
 
 /**
@@ -54,7 +54,7 @@ export function upsertIngestedAction(
     row = org.table.addRow();
   }
   org.ingested.set(row, stored);
-  forgetRow(org, row);
+  rowChanged(org, row);
   org.ingestedIds.set(stored.actionId, row);
   fillColumns(org, org.table, row, stored);
   const responded = org.table.responded(row);

@@ -1,5 +1,6 @@
 /** GET /v0/analytics/tags (spec 4.8): tag counts of the window, searchable and paginated (limit default 50). */
 import { resolveWindow } from '../data/dates.ts';
+import { rememberedReport } from '../data/report-cache.ts';
 import { tagAnalytics } from '../data/reports.ts';
 import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
 import { orgData } from '../data/state.ts';
@@ -16,11 +17,19 @@ export const getTagAnalytics: Handler<EngineState> = (ctx) => {
   if (!limit.ok) return badRequest(op, limit.error);
   const offset = intParam(ctx.query, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
   if (!offset.ok) return badRequest(op, offset.error);
-  const data = tagAnalytics(orgData(ctx.state.data, ctx.organization.id), window.value, {
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const options = {
     respondedOnly: boolParam(ctx.query, 'respondedOnly') === true,
     search: stringParam(ctx.query, 'search'),
     limit: limit.value,
     offset: offset.value,
-  });
-  return ok({ success: true, data });
+  };
+  // Tag counts depend only on the rows of the window, so the serialised answer is remembered per range.
+  const parameters = [options.respondedOnly, options.search ?? null, options.limit, options.offset];
+  return ok(
+    rememberedReport(org, 'tags', window.value, parameters, () => ({
+      success: true,
+      data: tagAnalytics(org, window.value, options),
+    })),
+  );
 };
