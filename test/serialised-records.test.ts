@@ -1,11 +1,12 @@
 /**
  * List and search pages are joined from cached record texts (mocks/engine/data/serialised.ts), and tag
- * analytics are remembered per window range (mocks/engine/data/report-cache.ts); these tests prove a
+ * analytics are remembered per window range (mocks/engine/data/answer-cache.ts); these tests prove a
  * cached record or report never outlives a change to its data, and that a remembered report is the one
  * a fresh computation gives.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { rowChanged } from '../mocks/engine/data/answer-cache.ts';
 import { resolveWindow } from '../mocks/engine/data/dates.ts';
 import { tagAnalytics } from '../mocks/engine/data/reports.ts';
 import { orgData } from '../mocks/engine/data/state.ts';
@@ -171,5 +172,125 @@ describe('pre-serialised records stay in step with the data', () => {
       { numRuns: 300, seed: 20261121 },
     );
     expect(engine.selfCheckFailures).toEqual([]);
+  });
+
+  it('property: every remembered list, search and tags answer equals a fresh computation, across writes and time', async () => {
+    // Two engines built alike get the same steps; the twin forgets every remembered answer before each
+    // read, so it always computes afresh, while the first keeps (and serves) what it remembered.
+    const start = Date.parse('2026-11-20T12:00:00Z');
+    const build = () =>
+      createEngine({
+        seed: 9,
+        actions: 300,
+        clock: new MockClock({ start }),
+        ingestion: { latency: 'instant' },
+        selfCheck: true,
+      });
+    const engines = [build(), build()] as const;
+    const [remembering, fresh] = engines;
+    const read = key(remembering, 'read_write');
+    const ingest = key(remembering, 'import');
+    const day = 86_400_000;
+    // Few distinct values, so steps often repeat a request or differ from an earlier one in one parameter.
+    const instant = fc.constantFrom(-7, 0).map((d) => new Date(start + d * day).toISOString());
+    const window = fc.record({ from: instant, to: instant }, { requiredKeys: [] });
+    const query = (params: Record<string, unknown>) =>
+      new URLSearchParams(
+        Object.entries(params).map(([k, v]) => [k, String(v)] as [string, string]),
+      ).toString();
+    const readPath = fc.oneof(
+      fc
+        .record({
+          window,
+          pageSize: fc.constantFrom(1, 50),
+          sortBy: fc.constantFrom('createdAt', 'updatedAt'),
+          includeFullConversation: fc.boolean(),
+          fullFilter: fc.option(fc.constantFrom('serverName=Alpha', 'responded=false')),
+        })
+        .map(
+          ({ window: w, fullFilter, ...rest }) =>
+            `/v0/action/list?${query({ ...w, ...rest, ...(fullFilter === null ? {} : { fullFilter }) })}`,
+        ),
+      fc
+        .record({
+          filter: fc.constantFrom('', 'serverName=Beta'),
+          page: fc.constantFrom(1, 2),
+          pageSize: fc.constantFrom(5, 50),
+        })
+        .map((q) => `/v0/conversations/search?${query(q)}`),
+      fc
+        .record({ window, respondedOnly: fc.boolean() })
+        .map(
+          ({ window: w, respondedOnly }) => `/v0/analytics/tags?${query({ ...w, respondedOnly, limit: 5 })}`,
+        ),
+    );
+    type Write =
+      | { kind: 'ingest'; thread: string; serverName: string; ageMinutes: number }
+      | { kind: 'patch'; value: string }
+      | { kind: 'advance'; ms: number };
+    const write: fc.Arbitrary<Write> = fc.oneof(
+      fc.record({
+        kind: fc.constant('ingest' as const),
+        thread: fc.constantFrom('0007001', '0007002'),
+        serverName: fc.constantFrom('Alpha', 'Beta'),
+        ageMinutes: fc.constantFrom(1, 90),
+      }),
+      fc.record({ kind: fc.constant('patch' as const), value: fc.constantFrom('A-1', 'B-2') }),
+      fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(1_000, 3_600_000) }),
+    );
+    const apply = async (engine: Engine, w: Write) => {
+      if (w.kind === 'advance') {
+        engine.clock.advance(w.ms);
+        return;
+      }
+      if (w.kind === 'patch') {
+        const first = await call(engine, read, '/v0/action/list?pageSize=1');
+        const id = (first.body['data'] as Summary[])[0]?.actionId;
+        if (id === undefined) return;
+        const patched = await call(engine, read, `/v0/actions/${encodeURIComponent(id)}/custom-fields`, {
+          method: 'PATCH',
+          body: JSON.stringify({ fields: [{ fieldName: 'order_number', value: w.value }] }),
+        });
+        expect(patched.status).toBe(200);
+        return;
+      }
+      const record = {
+        externalId: w.thread,
+        threadExternalId: w.thread,
+        authorId: '7',
+        authorName: 'Lee',
+        title: `Thread ${w.thread}`,
+        body: 'Hi',
+        createdAt: new Date(engine.clock.now() - w.ageMinutes * 60_000).toISOString(),
+        recordType: 'MESSAGE',
+      };
+      const body = { platform: 'DISCORD', serverId: '77', serverName: w.serverName, records: [record] };
+      const sent = await call(engine, ingest, '/v0/ingest/records', {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
+      expect(sent.status).toBe(202);
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof({ arbitrary: readPath, weight: 5 }, { arbitrary: write, weight: 1 }), {
+          minLength: 1,
+          maxLength: 24,
+        }),
+        async (steps) => {
+          for (const step of steps) {
+            if (typeof step !== 'string') {
+              for (const engine of engines) await apply(engine, step);
+              continue;
+            }
+            rowChanged(orgData(fresh.state.data, 'org_acme'), 0); // forgets every remembered answer
+            const expected = await call(fresh, read, step);
+            expect(await call(remembering, read, step), step).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 80, seed: 20261121 },
+    );
+    for (const engine of engines) expect(engine.selfCheckFailures).toEqual([]);
   });
 });

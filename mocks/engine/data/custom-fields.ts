@@ -6,7 +6,7 @@
 
 import { FLAG_INGESTED } from '../../../fixtures/generate/table.ts';
 import type { CustomFieldDefinition } from '../../../fixtures/generate/types.ts';
-import { rowChanged } from './report-cache.ts';
+import { rowChanged } from './answer-cache.ts';
 import type { OrgData, Provenance, StoredCustomValue } from './state.ts';
 import { customFieldsOfRow } from './view.ts';
 

@@ -11,8 +11,8 @@ import {
   FLAG_THREADED,
 } from '../../../fixtures/generate/table.ts';
 import { PLATFORMS, SENTIMENTS, STATUSES } from '../../../fixtures/generate/types.ts';
+import { rowChanged } from './answer-cache.ts';
 import type { IngestedAction, IngestedActionInput, IngestedMessage, IngestOutcome } from './ingest-types.ts';
-import { rowChanged } from './report-cache.ts';
 import { type DataState, findRow, type OrgData, orgData, tieByActionId } from './state.ts';
 
 /**

@@ -56,7 +56,7 @@ export const searchItemBytes = (org: OrgData, row: number): Uint8Array =>
 export const detailBytes = (org: OrgData, row: number): Uint8Array =>
   remember(textsOf(org).detail, row, () => actionDetail(org, row));
 
-/** Forgets a row's texts. Writers call `rowChanged` (report-cache.ts), which also drops reports. */
+/** Forgets a row's texts. Writers call `rowChanged` (answer-cache.ts), which also drops answers. */
 export function forgetRow(org: OrgData, row: number): void {
   const cached = texts.get(org);
   cached?.summary.delete(row);

@@ -1,6 +1,7 @@
 /** GET /v0/analytics/tags (spec 4.8): tag counts of the window, searchable and paginated (limit default 50). */
+
+import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
 import { resolveWindow } from '../data/dates.ts';
-import { rememberedReport } from '../data/report-cache.ts';
 import { tagAnalytics } from '../data/reports.ts';
 import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
 import { orgData } from '../data/state.ts';
@@ -24,12 +25,16 @@ export const getTagAnalytics: Handler<EngineState> = (ctx) => {
     limit: limit.value,
     offset: offset.value,
   };
-  // Tag counts depend only on the rows of the window, so the serialised answer is remembered per range.
-  const parameters = [options.respondedOnly, options.search ?? null, options.limit, options.offset];
+  // Tag counts depend only on the rows of the window: the answer is remembered per index range.
+  const key = [
+    'tags',
+    rangeKey(org.byCreated, window.value),
+    options.respondedOnly,
+    options.search ?? null,
+    options.limit,
+    options.offset,
+  ];
   return ok(
-    rememberedReport(org, 'tags', window.value, parameters, () => ({
-      success: true,
-      data: tagAnalytics(org, window.value, options),
-    })),
+    rememberedAnswer(org, key, () => ({ success: true, data: tagAnalytics(org, window.value, options) })),
   );
 };

@@ -2,9 +2,10 @@
  * GET /v0/action/list (spec 4.1): a createdAt (or updatedAt) window, newest first, responded actions
  * only unless `fullFilter` is given. Legacy `filter`/`filterJson` contribute only the responded flag.
  */
+import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
 import { resolveWindow } from '../data/dates.ts';
 import { compileFilter, parseFilter } from '../data/filter-dsl.ts';
-import { listPage, type Selection, type SortField } from '../data/query.ts';
+import { indexFor, listPage, type Selection, type SortField } from '../data/query.ts';
 import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
 import { summaryBytes } from '../data/serialised.ts';
 import { orgData } from '../data/state.ts';
@@ -29,19 +30,32 @@ export const listActions: Handler<EngineState> = (ctx) => {
   const org = orgData(ctx.state.data, ctx.organization.id);
   const selection = selectionOf(op, query, org);
   if ('status' in selection) return selection;
-  const page = listPage(org, sortBy, window.value, selection, pageSize.value);
-  const paging = {
-    totalRecords: page.total,
-    currentPage: 1,
-    pageSize: pageSize.value,
-    totalPages: Math.ceil(page.total / pageSize.value),
-  };
-  if (boolParam(query, 'includeFullConversation') === true) {
-    return ok({ data: page.rows.map((row) => actionSummary(org, row, true)), ...paging });
-  }
-  // The usual page: cached record bytes copied, no per-request derivation, stringify or encode.
-  const items = page.rows.map((row) => summaryBytes(org, row));
-  return ok(SerialisedJson.page('{"data":[', items, `],${JSON.stringify(paging).slice(1)}`));
+  const full = boolParam(query, 'includeFullConversation') === true;
+  // A page depends only on the rows of the window and the parameters: remembered per index range.
+  const key = [
+    'list',
+    sortBy,
+    rangeKey(indexFor(org, sortBy), window.value),
+    // The raw filter parameters stand for the selection: spellings of one filter are separate entries.
+    JSON.stringify(['fullFilter', 'filter', 'filterJson'].map((name) => stringParam(query, name) ?? null)),
+    pageSize.value,
+    full,
+  ];
+  return ok(
+    rememberedAnswer(org, key, () => {
+      const page = listPage(org, sortBy, window.value, selection, pageSize.value);
+      const paging = {
+        totalRecords: page.total,
+        currentPage: 1,
+        pageSize: pageSize.value,
+        totalPages: Math.ceil(page.total / pageSize.value),
+      };
+      if (full) return { data: page.rows.map((row) => actionSummary(org, row, true)), ...paging };
+      // The usual page: cached record bytes copied, no per-row derivation, stringify or encode.
+      const items = page.rows.map((row) => summaryBytes(org, row));
+      return SerialisedJson.page('{"data":[', items, `],${JSON.stringify(paging).slice(1)}`);
+    }),
+  );
 };
 
 type SelectionOrError = Selection | ReturnType<typeof badRequest>;

@@ -2,6 +2,7 @@
  * GET /v0/conversations/search (spec 4.13): the filter DSL over the organization's whole history,
  * newest first (ties: actionId ascending) so pages are disjoint; the count stops at the cap.
  */
+import { rememberedAnswer } from '../data/answer-cache.ts';
 import { compileFilter, parseFilter } from '../data/filter-dsl.ts';
 import { searchPage } from '../data/query.ts';
 import { badRequest, intParam, ok, stringParam } from '../data/results.ts';
@@ -19,16 +20,23 @@ export const searchConversations: Handler<EngineState> = (ctx) => {
   const terms = parseFilter(stringParam(ctx.query, 'filter') ?? '', 'filter');
   if (!terms.ok) return badRequest(op, terms.error);
   const org = orgData(ctx.state.data, ctx.organization.id);
-  const predicate = terms.value.length === 0 ? null : compileFilter(org, terms.value);
-  const result = searchPage(org, predicate, page.value, pageSize.value, ctx.state.data.searchCap);
-  const paging = {
-    totalRecords: result.total,
-    totalRecordsCapped: result.capped,
-    currentPage: page.value,
-    pageSize: pageSize.value,
-    totalPages: Math.ceil(result.total / pageSize.value),
-  };
-  // Cached record bytes copied: no per-request derivation, stringify or encode of the items.
-  const items = result.rows.map((row) => searchItemBytes(org, row));
-  return ok(SerialisedJson.page('{"success":true,"data":[', items, `],${JSON.stringify(paging).slice(1)}`));
+  const cap = ctx.state.data.searchCap;
+  // The whole history, no window: a page depends only on the rows and the parameters.
+  const key = ['search', stringParam(ctx.query, 'filter') ?? '', page.value, pageSize.value, cap];
+  return ok(
+    rememberedAnswer(org, key, () => {
+      const predicate = terms.value.length === 0 ? null : compileFilter(org, terms.value);
+      const result = searchPage(org, predicate, page.value, pageSize.value, cap);
+      const paging = {
+        totalRecords: result.total,
+        totalRecordsCapped: result.capped,
+        currentPage: page.value,
+        pageSize: pageSize.value,
+        totalPages: Math.ceil(result.total / pageSize.value),
+      };
+      // Cached record bytes copied: no per-row derivation, stringify or encode of the items.
+      const items = result.rows.map((row) => searchItemBytes(org, row));
+      return SerialisedJson.page('{"success":true,"data":[', items, `],${JSON.stringify(paging).slice(1)}`);
+    }),
+  );
 };
