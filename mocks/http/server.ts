@@ -62,10 +62,14 @@ function errorJson(message: string): string {
 
 /** Writes an engine answer; the body's length is known, so no chunked encoding. */
 function writeAnswer(res: ServerResponse, answer: EngineAnswer, closeAfter: boolean): void {
+  const given = answer.body;
+  // A remembered answer is one chunk: written as it is, not copied.
   const body =
-    answer.body === null || typeof answer.body === 'string' || answer.body instanceof Uint8Array
-      ? answer.body
-      : Buffer.concat(answer.body);
+    given === null || typeof given === 'string' || given instanceof Uint8Array
+      ? given
+      : given.length === 1
+        ? (given[0] as Uint8Array)
+        : Buffer.concat(given);
   const headers: Record<string, string | number> = { ...answer.headers };
   if (body !== null)
     headers['content-length'] = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
