@@ -22,6 +22,11 @@ export interface EngineOptions {
   readonly selfCheck?: boolean;
   /** Cap of conversation search's `totalRecords` (`totalRecordsCapped` beyond). Default 10000. */
   readonly searchCap?: number;
+  /**
+   * Remember the serialised answers of list, search and tag analytics per window range and parameters
+   * until a row changes (`mocks/engine/data/answer-cache.ts`). Default true; false computes every read.
+   */
+  readonly rememberAnswers?: boolean;
   /** Largest accepted request body in bytes (413 beyond). Default 1 MiB. */
   readonly maxBodyBytes?: number;
   /** Token that opens the admin API to non-loopback clients (header `X-Mock-Admin-Token`). Default none. */
@@ -44,6 +49,7 @@ export interface NormalizedEngineOptions {
   readonly clock: MockClock;
   readonly selfCheck: boolean;
   readonly searchCap: number;
+  readonly rememberAnswers: boolean;
   readonly maxBodyBytes: number;
   readonly adminToken: string | null;
   readonly moderation: Omit<ModerationStateOptions, 'clock'>;
@@ -57,6 +63,7 @@ export const ENGINE_DEFAULTS = {
   actions: 2000,
   selfCheck: false,
   searchCap: 10_000,
+  rememberAnswers: true,
   maxBodyBytes: 1024 * 1024,
   adminToken: null,
   swaggerUiAssetsBase: '/docs/',
@@ -90,6 +97,7 @@ export function normalizeOptions(options: EngineOptions = {}): NormalizedEngineO
     clock,
     selfCheck: options.selfCheck ?? ENGINE_DEFAULTS.selfCheck,
     searchCap: positiveInteger('searchCap', options.searchCap ?? ENGINE_DEFAULTS.searchCap),
+    rememberAnswers: options.rememberAnswers ?? ENGINE_DEFAULTS.rememberAnswers,
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? ENGINE_DEFAULTS.maxBodyBytes),
     adminToken,
     moderation: options.moderation ?? {},

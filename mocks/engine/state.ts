@@ -27,7 +27,12 @@ export function createEngineState(options: NormalizedEngineOptions): EngineState
   return {
     organizations,
     keys: createAuthState(dataset.keys, options.seed),
-    data: createDataState({ clock, dataset, searchCap: options.searchCap }),
+    data: createDataState({
+      clock,
+      dataset,
+      searchCap: options.searchCap,
+      rememberAnswers: options.rememberAnswers,
+    }),
     moderation: createModerationState({ seed: options.seed, ...options.moderation, clock }),
     ingestion: createIngestionState({ ...options.ingestion, clock }),
   };

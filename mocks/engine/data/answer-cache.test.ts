@@ -1,24 +1,37 @@
 import { describe, expect, it } from 'vitest';
+import type { SerialisedJson } from '../types.ts';
 import { ANSWER_CACHE_BYTES, rangeKey, rememberedAnswer, rowChanged } from './answer-cache.ts';
-import { createDataState, orgData } from './state.ts';
+import { createDataState, type OrgData, orgData } from './state.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 const DAY = 86_400_000;
 
 describe('remembered answers', () => {
-  const org = () =>
-    orgData(createDataState({ seed: 3, actions: 200, clock: { now: () => START } }), 'org_acme');
+  const state = (rememberAnswers = true) =>
+    createDataState({ seed: 3, actions: 200, clock: { now: () => START }, rememberAnswers });
+  const org = () => orgData(state(), 'org_acme');
+  /** Answers of `data` remembered (the flag is read from a state with remembering on). */
+  const remember = (data: OrgData, key: (string | number)[], build: () => unknown) =>
+    rememberedAnswer(state(), data, key, build) as SerialisedJson;
+
+  it('with rememberAnswers off, every call builds', () => {
+    const data = state(false);
+    let builds = 0;
+    const value = rememberedAnswer(data, orgData(data, 'org_acme'), ['r'], () => ++builds);
+    rememberedAnswer(data, orgData(data, 'org_acme'), ['r'], () => ++builds);
+    expect([value, builds]).toEqual([1, 2]);
+  });
 
   it('builds once per key, again after any row changes', () => {
     const data = org();
     let builds = 0;
     const build = () => ({ n: ++builds });
-    const first = rememberedAnswer(data, ['r', 1], build);
-    expect(rememberedAnswer(data, ['r', 1], build)).toBe(first);
-    rememberedAnswer(data, ['r', 2], build);
+    const first = remember(data, ['r', 1], build);
+    expect(remember(data, ['r', 1], build)).toBe(first);
+    remember(data, ['r', 2], build);
     expect(builds).toBe(2);
     rowChanged(data, 0);
-    expect(rememberedAnswer(data, ['r', 1], build).value()).toEqual({ n: 3 });
+    expect(remember(data, ['r', 1], build).value()).toEqual({ n: 3 });
   });
 
   it('a window stands for its index range: windows over the same rows share a key', () => {
@@ -37,19 +50,19 @@ describe('remembered answers', () => {
       builds += 1;
       return 'x'.repeat(ANSWER_CACHE_BYTES / 8);
     };
-    for (let i = 0; i < 8; i++) rememberedAnswer(data, ['big', i], big); // ~8 × 1/8 of the budget
-    rememberedAnswer(data, ['big', 8], big); // evicts the oldest
+    for (let i = 0; i < 8; i++) remember(data, ['big', i], big); // ~8 × 1/8 of the budget
+    remember(data, ['big', 8], big); // evicts the oldest
     expect(builds).toBe(9);
-    rememberedAnswer(data, ['big', 8], big);
+    remember(data, ['big', 8], big);
     expect(builds).toBe(9);
-    rememberedAnswer(data, ['big', 0], big);
+    remember(data, ['big', 0], big);
     expect(builds).toBe(10);
     const huge = () => {
       builds += 1;
       return 'y'.repeat(ANSWER_CACHE_BYTES / 2);
     };
-    rememberedAnswer(data, ['huge'], huge);
-    rememberedAnswer(data, ['huge'], huge);
+    remember(data, ['huge'], huge);
+    remember(data, ['huge'], huge);
     expect(builds).toBe(12);
   });
 });

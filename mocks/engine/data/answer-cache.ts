@@ -18,7 +18,7 @@ import type { Window } from './dates.ts';
 import { windowRange } from './query.ts';
 import { forgetRow } from './serialised.ts';
 import type { SortedIndex } from './sorted-index.ts';
-import type { OrgData } from './state.ts';
+import type { DataState, OrgData } from './state.ts';
 
 /** Bytes of answers kept per organization. */
 export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
@@ -62,13 +62,16 @@ export function rangeKey(index: SortedIndex, window: Window): string {
 /**
  * The answer `build()` gives, serialised, remembered under `key` until a row of `org` changes. `build`
  * must depend on nothing the key does not name: not on a window's bounds (name its `rangeKey`), not
- * on the clock. It may return a `SerialisedJson` (joined once here) or any JSON value.
+ * on the clock. It may return a `SerialisedJson` (joined once here) or any JSON value. With
+ * `rememberAnswers` off (`--no-answer-cache`) it is simply `build()`: every read computes afresh.
  */
 export function rememberedAnswer(
+  data: DataState,
   org: OrgData,
   key: readonly (string | number | boolean | null)[],
   build: () => unknown,
-): SerialisedJson {
+): unknown {
+  if (!data.rememberAnswers) return build();
   const cached = answersOf(org);
   const id = JSON.stringify(key);
   const hit = cached.entries.get(id);

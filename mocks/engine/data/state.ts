@@ -60,6 +60,8 @@ export interface DataState {
   readonly anchor: number;
   readonly clock: Clock;
   readonly searchCap: number;
+  /** Whether read answers that depend only on rows are remembered (`answer-cache.ts`). */
+  readonly rememberAnswers: boolean;
   readonly dataset: Dataset;
   readonly orgs: Map<string, OrgData>;
 }
@@ -72,6 +74,8 @@ export interface DataStateOptions {
   readonly dataset?: Dataset;
   /** Cap of conversation search's count; default 10000. */
   readonly searchCap?: number;
+  /** Remember row-only read answers until a row changes; default true. */
+  readonly rememberAnswers?: boolean;
 }
 
 /**
@@ -95,7 +99,15 @@ export function createDataState(options: DataStateOptions): DataState {
   const orgs = new Map<string, OrgData>();
   for (const org of dataset.orgs)
     orgs.set(org.catalog.organization.id, buildOrg(org.catalog, org.actions, dataset.anchor));
-  return { seed: dataset.seed, anchor: dataset.anchor, clock: options.clock, searchCap, dataset, orgs };
+  return {
+    seed: dataset.seed,
+    anchor: dataset.anchor,
+    clock: options.clock,
+    searchCap,
+    rememberAnswers: options.rememberAnswers ?? true,
+    dataset,
+    orgs,
+  };
 }
 
 function buildOrg(catalog: OrgCatalog, table: ActionTable, anchor: number): OrgData {

@@ -35,6 +35,9 @@ export const getTagAnalytics: Handler<EngineState> = (ctx) => {
     options.offset,
   ];
   return ok(
-    rememberedAnswer(org, key, () => ({ success: true, data: tagAnalytics(org, window.value, options) })),
+    rememberedAnswer(ctx.state.data, org, key, () => ({
+      success: true,
+      data: tagAnalytics(org, window.value, options),
+    })),
   );
 };

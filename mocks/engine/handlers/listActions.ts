@@ -42,7 +42,7 @@ export const listActions: Handler<EngineState> = (ctx) => {
     full,
   ];
   return ok(
-    rememberedAnswer(org, key, () => {
+    rememberedAnswer(ctx.state.data, org, key, () => {
       const page = listPage(org, sortBy, window.value, selection, pageSize.value);
       const paging = {
         totalRecords: page.total,

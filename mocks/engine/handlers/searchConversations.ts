@@ -24,7 +24,7 @@ export const searchConversations: Handler<EngineState> = (ctx) => {
   // The whole history, no window: a page depends only on the rows and the parameters.
   const key = ['search', stringParam(ctx.query, 'filter') ?? '', page.value, pageSize.value, cap];
   return ok(
-    rememberedAnswer(org, key, () => {
+    rememberedAnswer(ctx.state.data, org, key, () => {
       const predicate = terms.value.length === 0 ? null : compileFilter(org, terms.value);
       const result = searchPage(org, predicate, page.value, pageSize.value, cap);
       const paging = {
