@@ -72,6 +72,8 @@ export interface CcaKitOptions {
   /** `--self-check`: a response that breaks the contract becomes a 500. */
   readonly selfCheck?: boolean;
   readonly moderationLatency?: string;
+  /** `--no-answer-cache`: list, search and tag answers computed on every request. */
+  readonly noAnswerCache?: boolean;
 }
 
 /** Spawns `node bin/cca-kit.js mock --port P --seed S [--actions N]` without waiting. */
@@ -88,6 +90,7 @@ export async function spawnCcaKit(options: CcaKitOptions = {}) {
     ...(options.actions === undefined ? [] : ['--actions', String(options.actions)]),
     ...(options.selfCheck === true ? ['--self-check'] : []),
     ...(options.moderationLatency === undefined ? [] : ['--moderation-latency', options.moderationLatency]),
+    ...(options.noAnswerCache === true ? ['--no-answer-cache'] : []),
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   return { child, url: `http://127.0.0.1:${port}`, output: collect(child) };
@@ -97,8 +100,12 @@ export async function spawnCcaKit(options: CcaKitOptions = {}) {
 export async function startCcaKit(options: CcaKitOptions = {}): Promise<RunningServer> {
   const { child, url, output } = await spawnCcaKit(options);
   await waitForHttp(child, `${url}/__mock/clock`, {}, (s) => s === 200, output);
-  return { name: 'cca-kit', url, pid: child.pid ?? 0, stop: stopper(child) };
+  const name = options.noAnswerCache === true ? CCA_KIT_COMPUTED : 'cca-kit';
+  return { name, url, pid: child.pid ?? 0, stop: stopper(child) };
 }
+
+/** The name of cca-kit started with `--no-answer-cache` in the tables. */
+export const CCA_KIT_COMPUTED = 'cca-kit, no answer cache';
 
 /** Prism's mock of our contract, `-v warn` (its fastest logging), static examples or `--dynamic`. */
 export async function startPrismMock(dynamic: boolean): Promise<RunningServer> {

@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { type LoadResult, type LoadSettings, runLoad } from '../lib/load.ts';
 import { rssMb } from '../lib/proc.ts';
 import { type BenchKeys, type BenchRoute, benchRoutes, type RouteName } from '../lib/routes.ts';
-import { benchKeys, type RunningServer, startCcaKit, startCeiling, startPrismMock } from '../lib/servers.ts';
+import {
+  benchKeys,
+  CCA_KIT_COMPUTED,
+  type RunningServer,
+  startCcaKit,
+  startCeiling,
+  startPrismMock,
+} from '../lib/servers.ts';
 import { median } from '../lib/stats.ts';
 import { runWrk } from '../lib/wrk.ts';
 import type { Recording } from '../servers/ceiling.ts';
@@ -31,7 +38,11 @@ export interface ThroughputOptions {
   readonly log: (line: string) => void;
 }
 
-export type Comparison = 'prism-static' | 'prism-dynamic' | 'ceiling';
+/**
+ * `cca-kit-computed` is cca-kit with `--no-answer-cache`: the same routes answered by computing every
+ * request (the default remembers list, search and tag answers per window range), compared on GETs only.
+ */
+export type Comparison = 'prism-static' | 'prism-dynamic' | 'ceiling' | 'cca-kit-computed';
 
 export interface ServerFigures {
   readonly server: string;
@@ -145,22 +156,26 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
     const recordingsFile = join(options.outDir, 'recordings.json');
     writeFileSync(recordingsFile, JSON.stringify(recordings));
 
-    const compare = options.compare ?? ['prism-static', 'prism-dynamic', 'ceiling'];
+    const compare = options.compare ?? ['prism-static', 'prism-dynamic', 'ceiling', 'cca-kit-computed'];
     const others: RunningServer[] = [];
     for (const which of compare) {
       const server =
         which === 'ceiling'
           ? await startCeiling(recordingsFile)
-          : await startPrismMock(which === 'prism-dynamic');
+          : which === 'cca-kit-computed'
+            ? await startCcaKit({ seed: 42, noAnswerCache: true })
+            : await startPrismMock(which === 'prism-dynamic');
       started.push(server);
       others.push(server);
     }
 
     const rows: ThroughputRow[] = [];
     for (const route of routes) {
+      // Writes take the same path with or without the answer cache: compared on reads only.
+      const versus = others.filter((other) => route.isGet || other.name !== CCA_KIT_COMPUTED);
       const probes = new Map<string, { status: number; bytes: number }>();
       probes.set(cca.name, ccaProbe.get(route.name) ?? { status: 0, bytes: 0 });
-      for (const other of others) {
+      for (const other of versus) {
         const answer = await probe(other, route.sample(keys));
         probes.set(other.name, { status: answer.status, bytes: answer.body.byteLength });
       }
@@ -173,12 +188,12 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
           ? runWrk(server.url, route.wrk(keys, `r${runCount}`), settings)
           : runLoad(server.url, route.requests(keys), settings);
       };
-      for (const server of [cca, ...others]) await measure(server, options.warmup);
+      for (const server of [cca, ...versus]) await measure(server, options.warmup);
 
       const runs = new Map<string, LoadResult[]>();
       const push = (name: string, result: LoadResult) => runs.set(name, [...(runs.get(name) ?? []), result]);
       const ratios: PairRatio[] = [];
-      for (const other of others) {
+      for (const other of versus) {
         const perRound: number[] = [];
         for (let round = 0; round < options.rounds; round++) {
           const a = await measure(cca, load.duration);
@@ -192,7 +207,7 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
           `  ${route.name}: cca-kit/${other.name} = ${median(perRound).toFixed(2)} (${perRound.map((r) => r.toFixed(2)).join(', ')}); ${a0(runs.get(cca.name))} vs ${a0(runs.get(other.name))} req/s`,
         );
       }
-      const servers = [cca, ...others].map((server) => ({
+      const servers = [cca, ...versus].map((server) => ({
         server: server.name,
         ...merge(runs.get(server.name) ?? []),
         bodyBytes: probes.get(server.name)?.bytes ?? 0,

@@ -23,9 +23,12 @@ export interface DocsAsset {
 
 export type DocsAssets = (pathname: string) => Promise<DocsAsset | undefined>;
 
-/** A loader with an in-memory cache (the bundle is ~1.7 MB; read it once). */
+/**
+ * A loader with an in-memory cache (the bundle is ~1.7 MB; read it once). The package is located at the
+ * first asset request, not at start-up: most sessions never open /docs, and start-up is measured.
+ */
 export function createDocsAssets(): DocsAssets {
-  const folder = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  let folder: string | undefined;
   const cache = new Map<string, Promise<DocsAsset>>();
   return async (pathname) => {
     if (!pathname.startsWith('/docs/')) return undefined;
@@ -34,6 +37,7 @@ export function createDocsAssets(): DocsAssets {
     if (contentType === undefined) return undefined;
     let asset = cache.get(name);
     if (asset === undefined) {
+      folder ??= dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
       asset = readFile(join(folder, name)).then((body) => ({ body, contentType }));
       cache.set(name, asset);
     }

@@ -71,4 +71,19 @@ describe('cca-kit CLI', () => {
     expect(await running).toBe(0);
     expect(cli.out()).toContain('cca-kit mock stopped');
   });
+
+  it('mock --no-answer-cache: the engine computes every read, and says so', async () => {
+    const controller = new AbortController();
+    const cli = capture(controller.signal);
+    const running = main(['mock', '--port', '0', '--actions', '50', '--no-answer-cache'], cli.io);
+    for (let i = 0; i < 200 && !cli.out().includes('Press Ctrl+C'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(cli.out()).toContain('answer cache off');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.out())?.[1];
+    const key = /org_acme\s+reporting\s+active\s+(cca_\S+)/.exec(cli.out())?.[1] ?? '';
+    const list = await fetch(`${url}/v0/action/list?pageSize=2`, { headers: { 'x-api-key': key } });
+    expect(list.status).toBe(200);
+    controller.abort();
+    expect(await running).toBe(0);
+  });
 });

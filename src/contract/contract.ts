@@ -1,6 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { buildOperationTable, createRouter, type Operation, type Router } from './operations.ts';
-import { createValidators, type Validators } from './validators.ts';
+import { type CreateValidatorsOptions, createValidators, type Validators } from './validators.ts';
 
 /**
  * A loaded contract: the document, its operation table, a router and the validators. Build one per
@@ -16,16 +16,17 @@ export interface Contract extends Validators {
 }
 
 /**
- * Builds the operation table and the router now; validators compile at first use.
+ * Builds the operation table and the router now; validators compile at first use, unless
+ * `options.precompiled` has them.
  *
  * @example
  * const contract = createContract(document);
  * const match = contract.matchOperation('GET', '/v0/agents/a-1');
  * if (match.kind === 'match') contract.validateRequest(match.operation.operationId, { ... });
  */
-export function createContract(document: OpenAPIV3_1.Document): Contract {
+export function createContract(document: OpenAPIV3_1.Document, options?: CreateValidatorsOptions): Contract {
   const operations = buildOperationTable(document);
-  const validators = createValidators(document, operations);
+  const validators = createValidators(document, operations, options);
   return {
     ...validators,
     document,

@@ -1,7 +1,7 @@
 /**
  * `cca-kit/contract`: the one validation layer. The contract is loaded once, the operation table and
- * router built once, and every ajv validator compiled once (at first use). The mock engine and the
- * conformance suite both validate through here and nowhere else.
+ * router built once, and every ajv validator compiled once (at first use; ahead of time in the CLI's
+ * bundle). The mock engine and the conformance suite both validate through here and nowhere else.
  *
  * @example
  * import { matchOperation, validateRequest, validateResponse } from 'cca-kit/contract';
@@ -23,6 +23,7 @@ import { type Contract, createContract } from './contract.ts';
 import type { IssueLocation } from './issues.ts';
 import { contractDocument } from './load.ts';
 import type { Operation, RouteMatch } from './operations.ts';
+import { precompiledValidators } from './precompiled.ts';
 import type { components, OperationId, SchemaName } from './types.ts';
 import type { RequestInput, RequestValidation, ValidateRequestOptions, Validation } from './validators.ts';
 
@@ -41,6 +42,8 @@ export type {
 export type * from './types.ts';
 export { OPERATION_IDS } from './types.ts';
 export type {
+  CreateValidatorsOptions,
+  PrecompiledValidators,
   RequestInput,
   RequestValidation,
   ValidateRequestOptions,
@@ -50,7 +53,7 @@ export type {
 export { coerceParameterValue, declaredResponseKey } from './validators.ts';
 
 /** The contract of `contract/openapi.json`, built once per process. */
-export const contract: Contract = createContract(contractDocument);
+export const contract: Contract = createContract(contractDocument, { precompiled: precompiledValidators });
 
 /** Every operation of the contract by operationId. */
 export const operations: ReadonlyMap<string, Operation> = contract.operations;

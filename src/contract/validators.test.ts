@@ -198,4 +198,17 @@ describe('compilation', () => {
   it('every operation compiles in strict mode (extension keys, example, discriminator registered)', () => {
     expect(() => contract.compileAll()).not.toThrow();
   });
+
+  it('validators compile at first use; compileAll checks each schema against the meta-schema', () => {
+    // minLength -1 compiles in strict mode; only the meta-schema (a non-negative integer) refuses it.
+    const schemas = {
+      ...miniDocument.components?.schemas,
+      Broken: { type: 'string' as const, minLength: -1 },
+    };
+    const broken = createContract({ ...miniDocument, components: { ...miniDocument.components, schemas } });
+    expect(broken.validateRequest('listItems', request('pageSize=2')).ok).toBe(true);
+    expect(() => broken.compileAll({ responses: false })).toThrow(
+      /^component schema Broken is not a valid JSON Schema: data\/minLength must be >= 0/,
+    );
+  });
 });

@@ -1,10 +1,19 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type IssueLocation, toIssues, type ValidationIssue } from './issues.ts';
 import { type JsonSchema, type Operation, type OperationParameter, resolveLocalRef } from './operations.ts';
-
-const addFormats = formatsModule.default;
+import {
+  compileIn,
+  componentSchemas,
+  createAjv,
+  isJsonContentType,
+  isObject,
+  requestSchemas,
+  responseSchema,
+  rewriteRefs,
+  SCHEMA_ID_PREFIX,
+  validatorKey,
+} from './validator-schemas.ts';
 
 /** What a request brings for validation. Path parameters are already percent-decoded. */
 export interface RequestInput {
@@ -46,56 +55,15 @@ export interface Validators {
   ): RequestValidation;
   validateResponse(operationId: string, status: number, body: unknown): Validation;
   validateSchema(componentName: string, value: unknown, location?: IssueLocation): Validation;
-  /** Compiles every validator now instead of at first use (startup cost up front). */
   /**
-   * Compiles validators now instead of at first use (startup cost up front). With `responses: false`
-   * only the request side is compiled: what a mock without self-check needs.
+   * Compiles validators now instead of at first use, and checks every schema against the JSON Schema
+   * 2020-12 meta-schema (which loading the contract skips: it costs ~40 ms per contract). Throws on
+   * the first schema that is invalid or does not compile in strict mode. With `responses: false`
+   * only the request side is compiled.
    */
   compileAll(options?: { readonly responses?: boolean }): void;
   /** Names of the component schemas, in document order. */
   readonly componentNames: readonly string[];
-}
-
-/** The `$id` prefix under which every component schema is registered once. */
-export const SCHEMA_ID_PREFIX = 'https://cca-kit.invalid/components/schemas/';
-const LOCAL_SCHEMA_REF = '#/components/schemas/';
-
-/** OpenAPI keywords ajv does not know; registered as annotations so strict mode accepts them. */
-const OPENAPI_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs'];
-
-type Obj = Record<string, unknown>;
-const isObject = (value: unknown): value is Obj =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** Deep-copies a schema, pointing `#/components/schemas/X` references at the registered ids. */
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
-  if (!isObject(value)) return value;
-  const out: Obj = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (key === '$ref' && typeof child === 'string' && child.startsWith(LOCAL_SCHEMA_REF)) {
-      const [name, ...rest] = child.slice(LOCAL_SCHEMA_REF.length).split('/');
-      out[key] = `${SCHEMA_ID_PREFIX}${name}${rest.length > 0 ? `#/${rest.join('/')}` : ''}`;
-    } else if (key === 'example' || key === 'examples') {
-      out[key] = child;
-    } else {
-      out[key] = rewriteRefs(child);
-    }
-  }
-  return out;
-}
-
-/** Every `x-` key used anywhere in the document (examples excluded), for registration as no-op keywords. */
-function extensionKeys(value: unknown, found: Set<string>): Set<string> {
-  if (Array.isArray(value)) {
-    for (const item of value) extensionKeys(item, found);
-  } else if (isObject(value)) {
-    for (const [key, child] of Object.entries(value)) {
-      if (key.startsWith('x-')) found.add(key);
-      if (key !== 'example' && key !== 'examples') extensionKeys(child, found);
-    }
-  }
-  return found;
 }
 
 type Kind = 'integer' | 'number' | 'boolean' | 'string' | 'array' | 'other';
@@ -175,36 +143,6 @@ interface OperationValidators {
   readonly bodyEnvelope: ValidateFunction | undefined;
 }
 
-function objectSchemaOf(params: readonly OperationParameter[]): Obj | undefined {
-  if (params.length === 0) return undefined;
-  const properties: Obj = {};
-  const required: string[] = [];
-  for (const p of params) {
-    properties[p.name] = rewriteRefs(p.schema);
-    if (p.required) required.push(p.name);
-  }
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-}
-
-/** The body schema with array items left unchecked (sizes still checked): the batch envelope. */
-function envelopeOf(doc: unknown, schema: JsonSchema): unknown {
-  const resolved = resolveLocalRef(doc, schema);
-  if (!isObject(resolved) || !isObject(resolved['properties'])) return schema;
-  const properties: Obj = {};
-  for (const [name, raw] of Object.entries(resolved['properties'])) {
-    const prop = resolveLocalRef(doc, raw);
-    properties[name] = isObject(prop) && prop['type'] === 'array' ? { ...prop, items: true } : raw;
-  }
-  return { ...resolved, properties };
-}
-
-function isJsonContentType(contentType: string): boolean {
-  const mediaType = contentType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  return (
-    mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'))
-  );
-}
-
 /** Finds the declared response key for a status: exact, then `4XX`-style range, then `default`. */
 export function declaredResponseKey(operation: Operation, status: number): string | undefined {
   const exact = String(status);
@@ -215,42 +153,44 @@ export function declaredResponseKey(operation: Operation, status: number): strin
 }
 
 /**
+ * Validators compiled ahead of time for one document, looked up by key (`validatorKey`); undefined
+ * for a key it does not have. See ./precompile.ts.
+ */
+export type PrecompiledValidators = (key: string) => ValidateFunction | undefined;
+
+export interface CreateValidatorsOptions {
+  /**
+   * Validators compiled ahead of time for this very document, used instead of compiling them. The
+   * CLI's bundle passes them for contract/openapi.json (./precompiled.ts).
+   */
+  readonly precompiled?: PrecompiledValidators | undefined;
+}
+
+/**
  * Creates the validators of a contract: one ajv 2020-12 instance in strict mode with every component
- * schema registered once under its own id, and per-operation validators compiled at first use (or all
- * at once with `compileAll`).
+ * schema registered once under its own id (created at the first compilation), and per-operation
+ * validators compiled at first use (or all at once with `compileAll`), unless precompiled.
  */
 export function createValidators(
   doc: OpenAPIV3_1.Document,
   operations: ReadonlyMap<string, Operation>,
+  options: CreateValidatorsOptions = {},
 ): Validators {
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true, validateFormats: true });
-  addFormats(ajv);
-  for (const keyword of [...OPENAPI_KEYWORDS, ...extensionKeys(doc, new Set())]) {
-    if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
-  }
-  const schemas = isObject(doc.components?.schemas) ? doc.components.schemas : {};
+  const schemas = componentSchemas(doc);
   const componentNames = Object.keys(schemas);
-  for (const name of componentNames) {
-    ajv.addSchema(rewriteRefs(schemas[name]) as Obj, `${SCHEMA_ID_PREFIX}${name}`);
-  }
-
-  const compile = (schema: unknown): ValidateFunction => {
-    if (typeof schema === 'boolean') return ajv.compile(schema);
-    // A bare reference to a component (the usual response and body schema) shares that component's validator.
-    const ref = isObject(schema) ? schema['$ref'] : undefined;
-    if (
-      typeof ref === 'string' &&
-      Object.keys(schema as Obj).length === 1 &&
-      ref.startsWith(LOCAL_SCHEMA_REF)
-    ) {
-      const shared = ajv.getSchema(`${SCHEMA_ID_PREFIX}${ref.slice(LOCAL_SCHEMA_REF.length)}`);
-      if (shared !== undefined) return shared;
-    }
-    return ajv.compile(rewriteRefs(schema) as Obj);
+  let instance: ReturnType<typeof createAjv> | undefined;
+  const ajv = () => {
+    instance ??= createAjv(doc);
+    return instance;
   };
+
+  /** The validator named `key`: precompiled, else compiled from `schema` now. */
+  const compile = (key: string, schema: unknown): ValidateFunction =>
+    options.precompiled?.(key) ?? compileIn(ajv(), schema);
 
   const perOperation = new Map<string, OperationValidators>();
   const responseValidators = new Map<string, ValidateFunction | null>();
+  const componentValidators = new Map<string, ValidateFunction>();
 
   const operationOf = (operationId: string): Operation => {
     const operation = operations.get(operationId);
@@ -262,33 +202,40 @@ export function createValidators(
     const cached = perOperation.get(operationId);
     if (cached !== undefined) return cached;
     const operation = operationOf(operationId);
-    const queryParams = operation.parameters.filter((p) => p.in === 'query');
-    const pathParams = operation.parameters.filter((p) => p.in === 'path');
-    const querySchema = objectSchemaOf(queryParams);
-    const pathSchema = objectSchemaOf(pathParams);
-    const bodySchema = operation.requestBodySchema;
+    const { query, path, body, envelope } = requestSchemas(doc, operation);
     const built: OperationValidators = {
-      queryPlans: queryParams.map((p) => planParameter(doc, p)),
-      pathPlans: pathParams.map((p) => planParameter(doc, p)),
-      query: querySchema ? ajv.compile(querySchema) : undefined,
-      path: pathSchema ? ajv.compile(pathSchema) : undefined,
-      body: bodySchema === undefined ? undefined : compile(bodySchema),
-      bodyEnvelope: bodySchema === undefined ? undefined : compile(envelopeOf(doc, bodySchema)),
+      queryPlans: operation.parameters.filter((p) => p.in === 'query').map((p) => planParameter(doc, p)),
+      pathPlans: operation.parameters.filter((p) => p.in === 'path').map((p) => planParameter(doc, p)),
+      query: query === undefined ? undefined : compile(validatorKey.query(operationId), query),
+      path: path === undefined ? undefined : compile(validatorKey.path(operationId), path),
+      body: body === undefined ? undefined : compile(validatorKey.body(operationId), body),
+      bodyEnvelope:
+        envelope === undefined ? undefined : compile(validatorKey.envelope(operationId), envelope),
     };
     perOperation.set(operationId, built);
     return built;
   };
 
-  const responseValidatorOf = (operation: Operation, key: string): ValidateFunction | null => {
-    const cacheKey = `${operation.operationId} ${key}`;
-    const cached = responseValidators.get(cacheKey);
+  const responseValidatorOf = (operation: Operation, status: string): ValidateFunction | null => {
+    const key = validatorKey.response(operation.operationId, status);
+    const cached = responseValidators.get(key);
     if (cached !== undefined) return cached;
-    const schema = operation.responses.get(key);
-    const mediaType = operation.responseMediaTypes.get(key);
-    const isJson = mediaType === undefined || isJsonContentType(mediaType);
-    const validator = schema === undefined || !isJson ? null : compile(schema);
-    responseValidators.set(cacheKey, validator);
+    const schema = responseSchema(operation, status);
+    const validator = schema === undefined ? null : compile(key, schema);
+    responseValidators.set(key, validator);
     return validator;
+  };
+
+  const componentValidator = (componentName: string): ValidateFunction => {
+    const cached = componentValidators.get(componentName);
+    if (cached !== undefined) return cached;
+    const validate = Object.hasOwn(schemas, componentName)
+      ? (options.precompiled?.(validatorKey.component(componentName)) ??
+        ajv().getSchema(`${SCHEMA_ID_PREFIX}${componentName}`))
+      : undefined;
+    if (validate === undefined) throw new Error(`unknown component schema ${componentName}`);
+    componentValidators.set(componentName, validate);
+    return validate;
   };
 
   const validateRequest: Validators['validateRequest'] = (operationId, input, options = {}) => {
@@ -374,14 +321,25 @@ export function createValidators(
   };
 
   const validateSchema: Validators['validateSchema'] = (componentName, value, location = 'body') => {
-    const validate = ajv.getSchema(`${SCHEMA_ID_PREFIX}${componentName}`);
-    if (validate === undefined) throw new Error(`unknown component schema ${componentName}`);
+    const validate = componentValidator(componentName);
     if (validate(value)) return { ok: true };
     return { ok: false, issues: toIssues(location, validate.errors ?? [], value) };
   };
 
+  const checkSchema = (where: string, schema: unknown): void => {
+    if (schema === undefined || ajv().validateSchema(rewriteRefs(schema) as Record<string, unknown>)) return;
+    throw new Error(`${where} is not a valid JSON Schema: ${ajv().errorsText(ajv().errors)}`);
+  };
+
   const compileAll: Validators['compileAll'] = ({ responses = true } = {}) => {
-    if (responses) for (const name of componentNames) ajv.getSchema(`${SCHEMA_ID_PREFIX}${name}`);
+    for (const name of componentNames) checkSchema(`component schema ${name}`, schemas[name]);
+    for (const operation of operations.values()) {
+      const id = operation.operationId;
+      for (const p of operation.parameters) checkSchema(`parameter ${p.name} of ${id}`, p.schema);
+      checkSchema(`request body of ${id}`, operation.requestBodySchema);
+      for (const [key, schema] of operation.responses) checkSchema(`response ${key} of ${id}`, schema);
+    }
+    if (responses) for (const name of componentNames) componentValidator(name);
     for (const operation of operations.values()) {
       validatorsOf(operation.operationId);
       if (responses) for (const key of operation.responses.keys()) responseValidatorOf(operation, key);
