@@ -22,14 +22,7 @@ async function readStream(
     }
     chunks.push(value);
   }
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : concatBytes(chunks);
 }
 
 function streamBody(stream: ReadableStream<Uint8Array>): RequestBody {
