@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineAnswer } from '../engine/exchange.ts';
 import type { EngineOptions } from '../engine/options.ts';
+import { type BufferPool, createBufferPool, joinInto } from './buffer-pool.ts';
 import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
 import { type IncomingState, toEngineRequest } from './incoming.ts';
 
@@ -60,16 +61,22 @@ function errorJson(message: string): string {
   return JSON.stringify({ success: false, error: message });
 }
 
-/** Writes an engine answer; the body's length is known, so no chunked encoding. */
-function writeAnswer(res: ServerResponse, answer: EngineAnswer, closeAfter: boolean): void {
+/**
+ * Writes an engine answer; the body's length is known, so no chunked encoding. A body in chunks is
+ * joined into a pooled buffer, given back once the response has finished.
+ */
+function writeAnswer(res: ServerResponse, answer: EngineAnswer, closeAfter: boolean, pool: BufferPool): void {
   const given = answer.body;
+  let pooled: Buffer | undefined;
+  let body: Uint8Array | string | null;
+  if (given === null || typeof given === 'string' || given instanceof Uint8Array) body = given;
   // A remembered answer is one chunk: written as it is, not copied.
-  const body =
-    given === null || typeof given === 'string' || given instanceof Uint8Array
-      ? given
-      : given.length === 1
-        ? (given[0] as Uint8Array)
-        : Buffer.concat(given);
+  else if (given.length === 1) body = given[0] as Uint8Array;
+  else {
+    const joined = joinInto(pool, given);
+    pooled = joined.buffer;
+    body = joined.bytes;
+  }
   // A flat [name, value, ...] list: node stores it with less work than an object (measured: ~20 % more
   // small answers per second than with an object spread per request).
   const headers: string[] = [];
@@ -81,7 +88,11 @@ function writeAnswer(res: ServerResponse, answer: EngineAnswer, closeAfter: bool
     );
   if (closeAfter) headers.push('connection', 'close');
   res.writeHead(answer.status, headers);
-  res.end(body);
+  if (pooled === undefined) res.end(body);
+  else {
+    const buffer = pooled;
+    res.end(body, () => pool.give(buffer));
+  }
 }
 
 function sendError(res: ServerResponse, status: number, message: string, closeAfter = false): void {
@@ -130,6 +141,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
   const engine = given ?? createEngine(engineOptions);
   const assets: DocsAssets = createDocsAssets();
+  const pool = createBufferPool();
   let fallbackOrigin = '';
 
   // Node checks the header/request time-outs on an interval; 1 s keeps them close to their values.
@@ -178,7 +190,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         res.destroy();
         return;
       }
-      writeAnswer(res, response, state.abandoned);
+      writeAnswer(res, response, state.abandoned, pool);
     } catch {
       sendError(res, 500, 'Internal server error', state.abandoned);
     }
