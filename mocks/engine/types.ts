@@ -52,6 +52,7 @@ export interface HandlerContext<State = unknown> {
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
+const COMMA = utf8.encode(',');
 
 /**
  * A body already serialised: JSON as UTF-8 chunks, written as they are. Pages built from cached
@@ -63,10 +64,9 @@ export class SerialisedJson {
 
   /** A page of items: `head` + items joined by commas + `tail`, e.g. `{"data":[` ... `],"total":3}`. */
   static page(head: string, items: readonly Uint8Array[], tail: string): SerialisedJson {
-    const comma = utf8.encode(',');
     const chunks: Uint8Array[] = [utf8.encode(head)];
     items.forEach((item, index) => {
-      if (index > 0) chunks.push(comma);
+      if (index > 0) chunks.push(COMMA);
       chunks.push(item);
     });
     chunks.push(utf8.encode(tail));
