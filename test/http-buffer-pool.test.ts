@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
 import { createEngine } from '../mocks/engine/engine.ts';
-import { createBufferPool, joinInto } from '../mocks/http/buffer-pool.ts';
+import { createBufferPool, joinInto, POOL_MAX_BYTES } from '../mocks/http/buffer-pool.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { keyOf } from './support/keys.ts';
 
@@ -26,6 +26,14 @@ describe('buffer pool', () => {
     pool.give(Buffer.alloc(1000)); // not one of ours: ignored
     expect(pool.kept).toBe(32);
     expect(pool.take(8 * 1024 * 1024).byteLength).toBe(8 * 1024 * 1024); // above the largest class
+  });
+
+  it('keeps at most POOL_MAX_BYTES in all', () => {
+    const pool = createBufferPool();
+    const big = Array.from({ length: 8 }, () => pool.take(3 * 1024 * 1024)); // 4 MiB class
+    for (const buffer of big) pool.give(buffer);
+    expect(pool.keptBytes).toBe(POOL_MAX_BYTES);
+    expect(pool.kept).toBe(POOL_MAX_BYTES / (4 * 1024 * 1024));
   });
 
   it('joins chunks into the exact bytes', () => {

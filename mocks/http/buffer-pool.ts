@@ -9,6 +9,8 @@
 
 /** Buffers kept per size class; the classes are powers of two from 4 KiB to 4 MiB. */
 const PER_CLASS = 32;
+/** Bytes kept over all classes: the pool never holds more memory than this while idle. */
+export const POOL_MAX_BYTES = 16 * 1024 * 1024;
 const MIN_CLASS = 12;
 const MAX_CLASS = 22;
 
@@ -19,6 +21,8 @@ export interface BufferPool {
   give(buffer: Buffer): void;
   /** Buffers kept now (tests). */
   readonly kept: number;
+  /** Their bytes. */
+  readonly keptBytes: number;
 }
 
 const classOf = (size: number): number => Math.max(MIN_CLASS, Math.ceil(Math.log2(Math.max(size, 1))));
@@ -26,6 +30,7 @@ const classOf = (size: number): number => Math.max(MIN_CLASS, Math.ceil(Math.log
 export function createBufferPool(): BufferPool {
   const free = new Map<number, Buffer[]>();
   let kept = 0;
+  let keptBytes = 0;
   return {
     take(size) {
       const sizeClass = classOf(size);
@@ -33,6 +38,7 @@ export function createBufferPool(): BufferPool {
       const buffer = free.get(sizeClass)?.pop();
       if (buffer !== undefined) {
         kept -= 1;
+        keptBytes -= buffer.byteLength;
         return buffer;
       }
       return Buffer.allocUnsafeSlow(2 ** sizeClass);
@@ -41,13 +47,17 @@ export function createBufferPool(): BufferPool {
       const sizeClass = Math.log2(buffer.byteLength);
       if (!Number.isInteger(sizeClass) || sizeClass < MIN_CLASS || sizeClass > MAX_CLASS) return;
       const list = free.get(sizeClass) ?? [];
-      if (list.length >= PER_CLASS) return;
+      if (list.length >= PER_CLASS || keptBytes + buffer.byteLength > POOL_MAX_BYTES) return;
       list.push(buffer);
       free.set(sizeClass, list);
       kept += 1;
+      keptBytes += buffer.byteLength;
     },
     get kept() {
       return kept;
+    },
+    get keptBytes() {
+      return keptBytes;
     },
   };
 }
