@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderResults } from '../bench/lib/report.ts';
+import { fmt } from '../bench/lib/stats.ts';
 import { runScaleWorker } from '../bench/sections/scale.ts';
 import { throughput } from '../bench/sections/throughput.ts';
 
@@ -55,6 +56,39 @@ describe('the benchmark harness produces well-formed results', () => {
     );
     expect(markdown).toContain('| GET action detail | cca-kit |');
     expect(markdown).toContain('| GET action detail vs the ceiling | ≥ 0.5× |');
+  }, 60_000);
+
+  it('throughput: cca-kit without its answer cache is a fifth server on GETs, and the derived rows are its quotients', async () => {
+    const result = await throughput({
+      load: { connections: 2, pipelining: 1, duration: 0.3 },
+      rounds: 1,
+      warmup: 0.1,
+      routes: ['list'],
+      compare: ['ceiling', 'cca-kit-computed'],
+      generator: 'autocannon',
+      outDir,
+      log: () => undefined,
+    });
+    const row = result.rows[0];
+    expect(row?.servers.map((s) => s.server)).toEqual([
+      'cca-kit',
+      'node:http ceiling',
+      'cca-kit, no answer cache',
+    ]);
+    // Same answers with or without the cache: the bodies have the same size.
+    expect(row?.servers[2]?.probeStatus).toBe(200);
+    expect(row?.servers[2]?.bodyBytes).toBe(row?.servers[0]?.bodyBytes);
+    const ceiling = row?.ratios.find((r) => r.versus === 'node:http ceiling')?.ratio ?? Number.NaN;
+    const gain = row?.ratios.find((r) => r.versus === 'cca-kit, no answer cache')?.ratio ?? Number.NaN;
+    const machine = { date: '', nproc: 2, cpuModel: 'test', memoryGiB: 1, node: '', platform: '', load1: 0 };
+    const markdown = renderResults(
+      { throughput: { machine, loadAfter: 0, command: 'smoke', seconds: 1, result } },
+      [],
+    );
+    const derived = fmt(ceiling / gain, 2);
+    expect(markdown).toContain(
+      `| GET action list (pageSize 50), no answer cache, vs the ceiling; derived | ≥ 0.5× | ${derived}× |`,
+    );
   }, 60_000);
 
   it('scale: one worker seeds 1,000 actions and reports timings and memory', async () => {
