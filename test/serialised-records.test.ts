@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveWindow } from '../mocks/engine/data/dates.ts';
 import { tagAnalytics } from '../mocks/engine/data/reports.ts';
 import { orgData } from '../mocks/engine/data/state.ts';
+import { headersFromRecord } from '../mocks/engine/exchange.ts';
 import { createEngine, type Engine, MockClock } from '../mocks/engine/index.ts';
 import { keyOf } from './support/keys.ts';
 
@@ -291,5 +292,23 @@ describe('pre-serialised records stay in step with the data', () => {
       { numRuns: 80, seed: 20261121 },
     );
     for (const engine of engines) expect(engine.selfCheckFailures).toEqual([]);
+  });
+
+  it('rememberAnswers reaches the data: on, a repeated list is the same remembered bytes; off, built anew', async () => {
+    for (const rememberAnswers of [true, false]) {
+      const engine = createEngine({ seed: 4, actions: 100, clock: 'frozen', rememberAnswers });
+      const request = {
+        method: 'GET',
+        url: new URL('http://mock.test/v0/action/list?pageSize=5'),
+        headers: headersFromRecord({ 'x-api-key': key(engine, 'reporting') }),
+        body: null,
+        remoteAddress: '127.0.0.1',
+      };
+      const first = await engine.dispatch(request);
+      const second = await engine.dispatch(request);
+      if (first.kind !== 'answer' || second.kind !== 'answer') throw new Error('dropped');
+      expect(first.status).toBe(200);
+      expect(first.body === second.body, `rememberAnswers ${rememberAnswers}`).toBe(rememberAnswers);
+    }
   });
 });
