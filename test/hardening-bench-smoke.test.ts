@@ -8,25 +8,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { renderResults } from '../bench/lib/report.ts';
+import type { RouteName } from '../bench/lib/routes.ts';
 import { fmt } from '../bench/lib/stats.ts';
 import { runScaleWorker } from '../bench/sections/scale.ts';
-import { throughput } from '../bench/sections/throughput.ts';
+import { type Comparison, throughput } from '../bench/sections/throughput.ts';
 
 describe('the benchmark harness produces well-formed results', () => {
   const outDir = mkdtempSync(join(tmpdir(), 'cca-bench-smoke-'));
   afterAll(() => rmSync(outDir, { recursive: true, force: true }));
-
-  it('throughput: cca-kit vs the ceiling on GET detail, one short round', async () => {
-    const result = await throughput({
+  /** One short autocannon round per pair: enough to exercise the harness, never a speed. */
+  const shortThroughput = (routes: RouteName[], compare: Comparison[]) =>
+    throughput({
       load: { connections: 2, pipelining: 1, duration: 0.3 },
       rounds: 1,
       warmup: 0.1,
-      routes: ['detail'],
-      compare: ['ceiling'],
+      routes,
+      compare,
       generator: 'autocannon',
       outDir,
       log: () => undefined,
     });
+
+  it('throughput: cca-kit vs the ceiling on GET detail, one short round', async () => {
+    const result = await shortThroughput(['detail'], ['ceiling']);
     expect(result.rows).toHaveLength(1);
     const row = result.rows[0];
     expect(row?.servers.map((s) => s.server)).toEqual(['cca-kit', 'node:http ceiling']);
@@ -59,16 +63,7 @@ describe('the benchmark harness produces well-formed results', () => {
   }, 60_000);
 
   it('throughput: cca-kit without its answer cache is a fifth server on GETs, and the derived rows are its quotients', async () => {
-    const result = await throughput({
-      load: { connections: 2, pipelining: 1, duration: 0.3 },
-      rounds: 1,
-      warmup: 0.1,
-      routes: ['list'],
-      compare: ['ceiling', 'cca-kit-computed'],
-      generator: 'autocannon',
-      outDir,
-      log: () => undefined,
-    });
+    const result = await shortThroughput(['list'], ['ceiling', 'cca-kit-computed']);
     const row = result.rows[0];
     expect(row?.servers.map((s) => s.server)).toEqual([
       'cca-kit',

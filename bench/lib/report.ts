@@ -67,54 +67,31 @@ export function targets(results: AllResults): Target[] {
   const out: Target[] = [];
   const verdict = (value: number | undefined, ok: (v: number) => boolean): Verdict =>
     value === undefined || !Number.isFinite(value) ? 'not measured' : ok(value) ? 'met' : 'MISSED';
+  const ratioTarget = (name: string, goal: string, value: number | undefined, ok: (v: number) => boolean) =>
+    out.push({ name, goal, measured: x(value), verdict: verdict(value, ok) });
   const detail = ratio(results, 'detail', 'Prism static');
-  out.push({
-    name: 'GET action detail vs Prism (static)',
-    goal: '≥ 10×',
-    measured: x(detail),
-    verdict: verdict(detail, (v) => v >= 10),
-  });
+  ratioTarget('GET action detail vs Prism (static)', '≥ 10×', detail, (v) => v >= 10);
   const list = ratio(results, 'list', 'Prism static');
-  out.push({
-    name: 'GET action list (pageSize 50) vs Prism (static)',
-    goal: '≥ 5×',
-    measured: x(list),
-    verdict: verdict(list, (v) => v >= 5),
-  });
+  ratioTarget('GET action list (pageSize 50) vs Prism (static)', '≥ 5×', list, (v) => v >= 5);
   const listComputed = ratioWithoutCache(results, 'list', 'Prism static');
-  out.push({
-    name: 'GET action list (pageSize 50), no answer cache, vs Prism (static); derived: (cca-kit/Prism) ÷ (cca-kit/no cache)',
-    goal: '≥ 5×',
-    measured: x(listComputed),
-    verdict: verdict(listComputed, (v) => v >= 5),
-  });
+  ratioTarget(
+    'GET action list (pageSize 50), no answer cache, vs Prism (static); derived: (cca-kit/Prism) ÷ (cca-kit/no cache)',
+    '≥ 5×',
+    listComputed,
+    (v) => v >= 5,
+  );
   for (const route of results.throughput?.result.rows.filter((r) => r.isGet) ?? []) {
     const value = ratio(results, route.route, 'node:http ceiling');
-    out.push({
-      name: `${route.label} vs the ceiling`,
-      goal: '≥ 0.5×',
-      measured: x(value),
-      verdict: verdict(value, (v) => v >= 0.5),
-    });
+    ratioTarget(`${route.label} vs the ceiling`, '≥ 0.5×', value, (v) => v >= 0.5);
   }
   // Only the routes whose answers the cache remembers (detail is served from per-record bytes either way).
   const cachedRoutes = new Set(['list', 'search', 'tags']);
   for (const route of results.throughput?.result.rows.filter((r) => cachedRoutes.has(r.route)) ?? []) {
     const value = ratioWithoutCache(results, route.route, 'node:http ceiling');
-    out.push({
-      name: `${route.label}, no answer cache, vs the ceiling; derived`,
-      goal: '≥ 0.5×',
-      measured: x(value),
-      verdict: verdict(value, (v) => v >= 0.5),
-    });
+    ratioTarget(`${route.label}, no answer cache, vs the ceiling; derived`, '≥ 0.5×', value, (v) => v >= 0.5);
   }
   const startup = results.startup?.result.speedup;
-  out.push({
-    name: 'Start-up vs Prism',
-    goal: '≥ 8× faster',
-    measured: x(startup),
-    verdict: verdict(startup, (v) => v >= 8),
-  });
+  ratioTarget('Start-up vs Prism', '≥ 8× faster', startup, (v) => v >= 8);
   const points = results.scale?.result.points ?? [];
   const small = points.find((p) => p.actions === 10_000);
   const big = points.find((p) => p.actions === 1_000_000);
@@ -122,12 +99,12 @@ export function targets(results: AllResults): Target[] {
     const a = small?.latency[query]?.p50;
     const b = big?.latency[query]?.p50;
     const value = a === undefined || b === undefined ? undefined : b / a;
-    out.push({
-      name: `List p50 at 1M / at 10k (${query === 'listDefault' ? 'default window' : '30-day window'})`,
-      goal: '≤ 2×',
-      measured: x(value),
-      verdict: verdict(value, (v) => v <= 2),
-    });
+    ratioTarget(
+      `List p50 at 1M / at 10k (${query === 'listDefault' ? 'default window' : '30-day window'})`,
+      '≤ 2×',
+      value,
+      (v) => v <= 2,
+    );
   }
   const conf = results.conformance?.result.default;
   const confSeconds = conf?.available ? conf.seconds : undefined;
