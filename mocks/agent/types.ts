@@ -120,3 +120,38 @@ export interface AgentTool {
   /** Arguments already validated against the tool's input schema. */
   handle(ctx: AgentContext, args: Record<string, unknown>): Outcome<unknown> | Promise<Outcome<unknown>>;
 }
+
+/** A JSON Schema (2020-12) as plain data, from `contract/agent/`. */
+export type JsonSchema = Readonly<Record<string, unknown>> | boolean;
+
+/** What `spec()` lists for each operation. */
+export interface OperationDescriptor {
+  readonly id: string;
+  readonly summary: string;
+  readonly effect: OperationEffect;
+}
+
+/** What `spec(id)` returns: the descriptor and both schemas. */
+export interface OperationSpec extends OperationDescriptor {
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema: JsonSchema;
+}
+
+/**
+ * The catalog behind `execute` (built by `operations/`, consumed by `sandbox/`): `call` validates the
+ * input against the operation's schema (an `invalid_input` naming the field), refuses a write without
+ * the `write` scope (`forbidden` naming it), then runs the operation. An unknown id is `invalid_input`
+ * on field `operationId`.
+ */
+export interface OperationRegistry {
+  list(): readonly OperationDescriptor[];
+  spec(id: string): OperationSpec | undefined;
+  call(ctx: AgentContext, id: string, input: unknown): Promise<Outcome<unknown>>;
+}
+
+/**
+ * An HTTP route of the agent side that is not MCP (the reply confirmation page, the documentation
+ * index): answers a Fetch request, or `null` when the path is not its own. Served on the mock's origin
+ * by `mocks/agent/http.ts`.
+ */
+export type AgentPageHandler = (request: Request, engine: Engine) => Promise<Response | null>;
