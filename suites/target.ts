@@ -24,7 +24,7 @@ const organizations = organizationsJson as readonly {
 }[];
 
 /**
- * One active key per role: from a running engine (any seed), or from the checked-in keys of the
+ * One active key per role (and one expired and one revoked key): from a running engine (any seed), or from the checked-in keys of the
  * default data set (seed 42) when there is none.
  */
 export function mockKeys(engine?: Engine): Keys {
@@ -43,6 +43,11 @@ export function mockKeys(engine?: Engine): Keys {
   put('ingest', find(adPolicy, 'import'));
   put('otherOrgRead', find(other, 'reporting'));
   put('noModerationWrite', find(other, 'write') ?? find(other, 'read_write'));
+  // The mock supplies its own expired and revoked keys (a live target's only the user can give).
+  const inactive = (status: string): string | undefined =>
+    known.find((k) => k.organizationId === adPolicy && k.status === status)?.key;
+  put('expired', inactive('expired'));
+  put('revoked', inactive('revoked'));
   return keys;
 }
 

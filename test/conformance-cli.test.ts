@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,6 +102,108 @@ describe('cca-kit conform', () => {
 
   it('refuses to run without a base URL (usage error)', async () => {
     await expect(runConformCommand([], io().io, {})).rejects.toThrow(/--base-url/);
+  });
+});
+
+describe('cca-kit conform: a run that checked nothing is not a pass', () => {
+  let good: RunningTarget;
+  let foreign: Server;
+  let foreignUrl: string;
+  beforeAll(async () => {
+    good = await startMockTarget({ seed: 42 });
+    foreign = createServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        req.url === '/docs/json'
+          ? JSON.stringify({
+              openapi: '3.1.0',
+              info: { title: 'pets', version: '1' },
+              paths: { '/pets': {} },
+            })
+          : '{}',
+      );
+    });
+    await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
+    foreignUrl = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await good.close();
+    await new Promise((resolve) => foreign.close(resolve));
+  });
+
+  it('no keys at all: coverage leads the summary and the run ends NOT CHECKED with exit 3', async () => {
+    const run = io();
+    const code = await runConformCommand(['--seed', '3', '--runs', '2', '--only', 'docs,status'], run.io, {
+      CCA_BASE_URL: good.target.baseUrl,
+    });
+    const text = run.out.join('');
+    expect(code, text).toBe(3);
+    expect(text).toMatch(/^\s*Coverage: \d+ of \d+ rules checkable on a live target were checked/);
+    expect(text).toMatch(/RESULT: NOT CHECKED .*CCA_READ_KEY/);
+    expect(text).not.toContain('RESULT: conformant');
+  });
+
+  it('--allow-not-run, or leaving out the laws that need the missing keys, turns NOT CHECKED into exit 0', async () => {
+    const allowed = io();
+    const args = ['--seed', '3', '--runs', '2', '--only', 'docs,status'];
+    expect(
+      await runConformCommand([...args, '--allow-not-run'], allowed.io, {
+        CCA_BASE_URL: good.target.baseUrl,
+      }),
+    ).toBe(0);
+    expect(allowed.out.join('')).toContain('RESULT: conformant');
+    const only = io();
+    expect(
+      await runConformCommand(['--seed', '3', '--only', 'docs'], only.io, {
+        CCA_BASE_URL: good.target.baseUrl,
+      }),
+    ).toBe(0);
+  });
+
+  it('optional keys missing (other organization, expired, revoked) do not make a run NOT CHECKED', async () => {
+    const run = io();
+    const code = await runConformCommand(
+      ['--seed', '3', '--runs', '2', '--only', 'docs,auth,paging,status'],
+      run.io,
+      env(good.target.baseUrl),
+    );
+    expect(code, run.out.join('')).toBe(0);
+    expect(run.out.join('')).toMatch(/not run .*CCA_OTHER_ORG_READ_KEY/);
+  });
+
+  it('an unreachable base URL stops before the laws with one line and exit 2', async () => {
+    const run = io();
+    const code = await runConformCommand([], run.io, {
+      ...env('http://127.0.0.1:9'),
+      CCA_BASE_URL: 'http://127.0.0.1:9',
+    });
+    expect(code).toBe(2);
+    expect(run.err).toHaveLength(1);
+    expect(run.err[0]).toMatch(/GET http:\/\/127\.0\.0\.1:9\/docs\/json: no answer \(ECONNREFUSED/);
+    expect(run.out).toEqual([]);
+  });
+
+  it('a base URL whose /docs/json is an OpenAPI document of another API stops with exit 2', async () => {
+    const run = io();
+    const code = await runConformCommand([], run.io, { CCA_BASE_URL: foreignUrl });
+    expect(code).toBe(2);
+    expect(run.err.join('')).toMatch(/OpenAPI document of another API/);
+    const html = io();
+    expect(await runConformCommand([], html.io, { CCA_BASE_URL: `${good.target.baseUrl}/docs` })).toBe(2);
+    expect(html.err.join('')).toMatch(/answered 404/);
+  });
+
+  it('--help documents the exit codes 0, 1, 2 and 3', async () => {
+    const run = io();
+    expect(await runConformCommand(['--help'], run.io, {})).toBe(0);
+    const text = run.out.join('');
+    for (const line of [
+      /^ {2}0 {2}conformant/m,
+      /^ {2}1 {2}NOT conformant/m,
+      /^ {2}2 {2}usage error/m,
+      /^ {2}3 {2}NOT CHECKED/m,
+    ])
+      expect(text).toMatch(line);
   });
 });
 

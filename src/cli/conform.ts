@@ -12,18 +12,24 @@ import { allLaws } from '../../suites/laws/index.ts';
 import { KEY_ENV, KEY_ROLES, type Keys } from '../client/types.ts';
 import { baselineFrom, parseBaseline } from '../conformance/baseline.ts';
 import type { Baseline } from '../conformance/options.ts';
+import { preflight } from '../conformance/preflight.ts';
 import { runConformance, selects } from '../conformance/runner.ts';
+import { contract } from '../contract/index.ts';
 import { consoleProgress, renderConsoleReport } from '../reporters/console.ts';
 import { renderJsonReport } from '../reporters/json.ts';
 import { renderJunitReport } from '../reporters/junit.ts';
+import { redactString } from '../reporters/redact.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
 export const CONFORM_USAGE = `Usage: cca-kit conform --base-url URL [options]
 
-Keys (environment only): CCA_READ_KEY (Reporting), CCA_WRITE_KEY (Write), CCA_INGEST_KEY (Import),
-  optional CCA_OTHER_ORG_READ_KEY (a Reporting key of another organization, isolation checks) and
-  CCA_NO_MODERATION_WRITE_KEY (a Write key of an organization without ad_policy mode).
-  Checks whose key is absent are reported as not run, never as passed.
+Keys (environment only): CCA_READ_KEY (Reporting), CCA_WRITE_KEY (Write), CCA_INGEST_KEY (Import);
+  optional CCA_OTHER_ORG_READ_KEY (a Reporting key of another organization, isolation checks),
+  CCA_NO_MODERATION_WRITE_KEY (a Write key of an organization without ad_policy mode),
+  CCA_EXPIRED_KEY (a key past its expiry) and CCA_REVOKED_KEY (a revoked key).
+  Checks whose key is absent are reported as not run, never as passed. A run in which laws could not
+  run for want of a required key (read, write, ingest) ends NOT CHECKED (exit 3), unless those laws
+  were left out with --skip / --only or --allow-not-run was given.
 
 Options:
   --base-url URL            deployment to check (or CCA_BASE_URL)
@@ -33,6 +39,7 @@ Options:
   --skip LIST               the same, to leave out
   --allow-writes            create moderation cases, ingested records, custom-field values (default on only for loopback)
   --no-allow-writes         never write, even on loopback
+  --allow-not-run           laws missing a required key do not make the run NOT CHECKED
   --max-rps N               requests per second (default 20; unlimited on loopback)
   --max-requests N          total request budget (default 20000)
   --moderation-timeout MS   time a moderation case may take to complete (default 60000)
@@ -44,7 +51,15 @@ Options:
   --quiet                   one character per law while running
   --help                    this text
 
-Exit status: 0 no new failure, 1 a new failure, 2 usage error.`;
+Exit status:
+  0  conformant: no new failure, and every selected law that needs a required key ran
+  1  NOT conformant: at least one new failure (not in --baseline)
+  2  usage error, or the base URL is not this API: unreachable, or its /docs/json is not an
+     OpenAPI document of it (one line says what was tried and what came back; no law runs)
+  3  NOT CHECKED: no new failure, but laws could not run for want of a required key`;
+
+/** Exit codes of `cca-kit conform` (also in the usage text, docs/conformance.md and the README). */
+export const EXIT = { conformant: 0, failure: 1, usage: 2, notChecked: 3 } as const;
 
 function int(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -94,6 +109,7 @@ export async function runConformCommand(
       only: { type: 'string', multiple: true },
       skip: { type: 'string', multiple: true },
       'allow-writes': { type: 'boolean' },
+      'allow-not-run': { type: 'boolean' },
       'max-rps': { type: 'string' },
       'max-requests': { type: 'string' },
       'moderation-timeout': { type: 'string' },
@@ -139,6 +155,11 @@ export async function runConformCommand(
   const unknown = only.filter((selector) => !allLaws.some((law) => selects(selector, law)));
   if (unknown.length > 0)
     throw new UsageError(`--only ${unknown.join(',')} selects no law (use law ids, groups or rule ids)`);
+  const reachable = await preflight(baseUrl, contract, requestTimeoutMs);
+  if (!reachable.ok) {
+    io.stderr(`cca-kit conform: ${redactString(reachable.problem, secrets)}\n`);
+    return EXIT.usage;
+  }
   const report = await runConformance({
     signal: io.signal,
     target: { baseUrl, keys },
@@ -147,6 +168,7 @@ export async function runConformCommand(
     ...(seed === undefined ? {} : { seed }),
     ...(runs === undefined ? {} : { runs }),
     ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
+    ...(values['allow-not-run'] === true ? { allowNotRun: true } : {}),
     ...(maxRps === undefined ? {} : { maxRps }),
     ...(maxRequests === undefined ? {} : { maxRequests }),
     ...(moderationTimeoutMs === undefined ? {} : { moderationTimeoutMs }),
@@ -161,9 +183,13 @@ export async function runConformCommand(
     const next = baselineFrom(report);
     await writeFile(values.baseline, `${JSON.stringify(next, null, 2)}\n`);
     io.stderr(`cca-kit conform: wrote ${next.failures.length} known failures to ${values.baseline}\n`);
-    return 0;
+    return EXIT.conformant;
   }
-  return report.ok ? 0 : 1;
+  return report.verdict === 'not-conformant'
+    ? EXIT.failure
+    : report.verdict === 'not-checked'
+      ? EXIT.notChecked
+      : EXIT.conformant;
 }
 
 /** The `conform` entry for the CLI's command table (`src/cli/commands.ts`). */

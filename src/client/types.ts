@@ -1,7 +1,14 @@
 /** Types of the conformance client: key roles, request specs, recorded exchanges and results. */
 
 /** Which configured key a request carries. The value never leaves the client. */
-export type KeyRole = 'read' | 'write' | 'ingest' | 'otherOrgRead' | 'noModerationWrite';
+export type KeyRole =
+  | 'read'
+  | 'write'
+  | 'ingest'
+  | 'otherOrgRead'
+  | 'noModerationWrite'
+  | 'expired'
+  | 'revoked';
 
 /** Environment variable holding each key; curl repro commands reference these, never the value. */
 export const KEY_ENV: Readonly<Record<KeyRole, string>> = {
@@ -10,9 +17,26 @@ export const KEY_ENV: Readonly<Record<KeyRole, string>> = {
   ingest: 'CCA_INGEST_KEY',
   otherOrgRead: 'CCA_OTHER_ORG_READ_KEY',
   noModerationWrite: 'CCA_NO_MODERATION_WRITE_KEY',
+  expired: 'CCA_EXPIRED_KEY',
+  revoked: 'CCA_REVOKED_KEY',
 };
 
-export const KEY_ROLES: readonly KeyRole[] = ['read', 'write', 'ingest', 'otherOrgRead', 'noModerationWrite'];
+export const KEY_ROLES: readonly KeyRole[] = [
+  'read',
+  'write',
+  'ingest',
+  'otherOrgRead',
+  'noModerationWrite',
+  'expired',
+  'revoked',
+];
+
+/**
+ * Keys every full run needs: a law that cannot run without one makes the run `not-checked`. The
+ * other roles are optional (only the user can give them for a live target): their laws are reported
+ * not run, and the verdict does not change.
+ */
+export const REQUIRED_KEY_ROLES: readonly KeyRole[] = ['read', 'write', 'ingest'];
 
 export type Keys = Partial<Record<KeyRole, string>>;
 

@@ -26,6 +26,11 @@ export interface ConformanceOptions {
   readonly skip?: readonly string[];
   /** Moderation, ingestion and custom-field writes (default: on only for loopback targets). */
   readonly allowWrites?: boolean;
+  /**
+   * Laws that cannot run for a missing required key (read, write, ingest) do not make the verdict
+   * `not-checked` (default false: a run that checked less than asked is not a pass).
+   */
+  readonly allowNotRun?: boolean;
   /** Requests per second across the run (default 0: unlimited for loopback, 20 otherwise). */
   readonly maxRps?: number;
   /** Total requests the run may send (default 20 000). */
@@ -61,6 +66,7 @@ export interface NormalizedOptions {
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly allowWrites: boolean;
+  readonly allowNotRun: boolean;
   readonly maxRps: number;
   readonly maxRequests: number;
   readonly moderationTimeoutMs: number;
@@ -118,6 +124,7 @@ export function normalizeOptions(options: ConformanceOptions): NormalizedOptions
     only: options.only ?? [],
     skip: options.skip ?? [],
     allowWrites: options.allowWrites ?? loopback,
+    allowNotRun: options.allowNotRun ?? false,
     maxRps,
     maxRequests: positiveInt('maxRequests', options.maxRequests ?? 20_000),
     moderationTimeoutMs: positiveInt('moderationTimeoutMs', options.moderationTimeoutMs ?? 60_000),

@@ -1,6 +1,6 @@
 import { allLaws } from '../../suites/laws/index.ts';
 import { ConformanceClient } from '../client/client.ts';
-import { KEY_ENV } from '../client/types.ts';
+import { KEY_ENV, REQUIRED_KEY_ROLES } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { contract } from '../contract/index.ts';
 import { rules as catalogRules } from '../contract/rules.ts';
@@ -10,7 +10,7 @@ import type { Law, LawContext } from './law.ts';
 import type { ConformanceOptions, NormalizedOptions } from './options.ts';
 import { normalizeOptions } from './options.ts';
 import type { CheckOutcome, Failed, LawResult, RuleResult, RuleStatus } from './outcome.ts';
-import type { ConformanceReport, Tally } from './report.ts';
+import type { ConformanceReport, Tally, Verdict } from './report.ts';
 
 /** The fields of a catalog rule the runner uses. */
 export interface CatalogRule {
@@ -51,6 +51,13 @@ function missingNeeds(law: Law, opts: NormalizedOptions, client: ConformanceClie
   if (missing.length > 0) return `needs ${missing.map((r) => KEY_ENV[r]).join(', ')} (not set)`;
   if (law.needs.writes === true && !opts.allowWrites) return 'creates objects: needs --allow-writes';
   return undefined;
+}
+
+/** The environment variables of the required keys a law needs and the run lacks. */
+function missingRequired(law: Law, client: ConformanceClient): string[] {
+  return law.needs.keys
+    .filter((role) => REQUIRED_KEY_ROLES.includes(role) && !client.hasKey(role))
+    .map((role) => KEY_ENV[role]);
 }
 
 async function runLaw(law: Law, ctx: LawContext): Promise<CheckOutcome> {
@@ -169,6 +176,7 @@ export async function runConformance(
   };
   const sectionOf = (ruleId: string): string => deps.rules.find((r) => r.id === ruleId)?.section ?? '?';
   const results: LawResult[] = [];
+  const missingKeys = new Set<string>();
   const laws = deps.laws;
   opts.onProgress({
     type: 'start',
@@ -204,6 +212,8 @@ export async function runConformance(
         memo,
         unique: (label = 'x') => `${prefix}${label}-${++counter}`,
       };
+      if (reason !== undefined && excluded(law, opts) === undefined)
+        for (const name of missingRequired(law, client)) missingKeys.add(name);
       const outcome: CheckOutcome =
         reason === undefined ? await runLaw(law, ctx) : { kind: 'not-run', ruleIds: law.ruleIds, reason };
       const known = outcome.kind === 'failed' && isKnown(opts.baseline, outcome.ruleId, outcome.fingerprint);
@@ -232,6 +242,11 @@ export async function runConformance(
     notRun: count('not-run'),
     notCovered: count('not-covered'),
   };
+  const ok = results.every((r) => r.outcome.kind !== 'failed' || r.known);
+  const notChecked = opts.allowNotRun ? [] : [...missingKeys];
+  const verdict: Verdict = !ok ? 'not-conformant' : notChecked.length > 0 ? 'not-checked' : 'conformant';
+  const checkedStatuses: readonly RuleStatus[] = ['passed', 'failed', 'known-failure'];
+  const checkable = new Set(deps.rules.filter((r) => r.check !== 'mock-only').map((r) => r.id));
   const report: ConformanceReport = {
     tool: 'cca-kit conform',
     runId: opts.runId,
@@ -249,7 +264,13 @@ export async function runConformance(
       laws: tally(results.map((r) => (r.known ? 'known' : r.outcome.kind))),
       rules: ruleTally,
     },
-    ok: results.every((r) => r.outcome.kind !== 'failed' || r.known),
+    coverage: {
+      checked: rules.filter((r) => checkable.has(r.ruleId) && checkedStatuses.includes(r.status)).length,
+      checkable: checkable.size,
+    },
+    missingKeys: notChecked,
+    verdict,
+    ok,
   };
   opts.onProgress({ type: 'end', report });
   return report;

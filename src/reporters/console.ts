@@ -84,6 +84,21 @@ function ruleLine(rule: RuleResult): string {
   return `  ${status.padEnd(11)} ${rule.ruleId.padEnd(28)} §${rule.section.padEnd(6)} ${rule.title}${why}`;
 }
 
+/** What the run covered: rules checked of the rules a live target can check. */
+export function coverageLine(report: ConformanceReport): string {
+  const { checked, checkable } = report.coverage;
+  const percent = checkable === 0 ? 0 : Math.floor((checked / checkable) * 100);
+  return `Coverage: ${checked} of ${checkable} rules checkable on a live target were checked (${percent} %)`;
+}
+
+/** The last line: the verdict, and for `not-checked` what was missing and how to say it is intended. */
+export function resultLine(report: ConformanceReport): string {
+  if (report.verdict === 'not-conformant') return 'RESULT: NOT conformant';
+  if (report.verdict === 'not-checked')
+    return `RESULT: NOT CHECKED (no new failures, but laws could not run without ${report.missingKeys.join(', ')}; set them, --skip those laws, or pass --allow-not-run)`;
+  return 'RESULT: conformant (no new failures)';
+}
+
 /**
  * The end-of-run text: summary by group, every failure in full (rule id, section, shrunk
  * counterexample, curl, seed), then the rules catalog with pass / fail / not run and why.
@@ -92,7 +107,7 @@ export function renderConsoleReport(report: ConformanceReport, secrets: readonly
   const lines: string[] = [];
   const groups = new Map<string, LawResult[]>();
   for (const law of report.laws) groups.set(law.group, [...(groups.get(law.group) ?? []), law]);
-  lines.push('', 'Summary by group');
+  lines.push('', coverageLine(report), '', 'Summary by group');
   for (const [group, laws] of groups) {
     const count = (k: string) => laws.filter((l) => l.outcome.kind === k && !l.known).length;
     const known = laws.filter((l) => l.known).length;
@@ -123,10 +138,11 @@ export function renderConsoleReport(report: ConformanceReport, secrets: readonly
   const l = report.summary.laws;
   lines.push(
     '',
+    coverageLine(report),
     `Laws: ${l.passed} passed, ${l.failed} failed, ${l.knownFailures} known failures, ${l.notRun} not run`,
     `Rules: ${r.passed} passed, ${r.failed} failed, ${r.knownFailures} known failures, ${r.notRun} not run, ${r.notCovered} not covered`,
     `${report.checks} checks, ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s (run ${report.runId}, seed ${report.seed})`,
-    report.ok ? 'RESULT: conformant (no new failures)' : 'RESULT: NOT conformant',
+    resultLine(report),
   );
   return redactString(lines.join('\n'), secrets);
 }
