@@ -1,6 +1,7 @@
 import type { ConformanceClient } from '../client/client.ts';
 import type { KeyRole } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
+import type { McpEndpoint } from './mcp/endpoint.ts';
 import type { CheckOutcome } from './outcome.ts';
 
 /** What a law needs before it can run; missing needs make it `not-run` with the reason. */
@@ -17,6 +18,8 @@ export interface LawContext {
   readonly ruleIds: readonly string[];
   /** A client view whose request log belongs to this law. */
   readonly client: ConformanceClient;
+  /** The agent interface (MCP) endpoint, with a client whose request log belongs to this law. */
+  readonly mcp: McpEndpoint;
   readonly contract: Contract;
   readonly seed: number;
   /** Generated cases per property. */

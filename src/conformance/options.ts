@@ -12,6 +12,8 @@ export interface Target {
   readonly now?: () => number;
   /** Called between moderation status polls; a mock can advance its clock here. */
   readonly onPoll?: () => Promise<void>;
+  /** The agent interface (MCP, Streamable HTTP) endpoint; default `<baseUrl>/mcp`. */
+  readonly mcpUrl?: string;
 }
 
 export interface ConformanceOptions {
@@ -60,7 +62,7 @@ export interface Baseline {
 }
 
 export interface NormalizedOptions {
-  readonly target: Required<Pick<Target, 'baseUrl' | 'keys' | 'now'>> & Pick<Target, 'onPoll'>;
+  readonly target: Required<Pick<Target, 'baseUrl' | 'keys' | 'now' | 'mcpUrl'>> & Pick<Target, 'onPoll'>;
   readonly seed: number;
   readonly runs: number;
   readonly only: readonly string[];
@@ -112,9 +114,14 @@ export function normalizeOptions(options: ConformanceOptions): NormalizedOptions
     throw new RangeError(`runId must match [a-z0-9-]{1,24}, got ${runId}`);
   const maxRps = options.maxRps ?? (loopback ? 0 : 20);
   if (!(maxRps >= 0)) throw new RangeError(`maxRps must be >= 0, got ${maxRps}`);
+  const baseUrl = url.toString().replace(/\/+$/, '');
+  const mcpUrl = options.target.mcpUrl ?? `${baseUrl}/mcp`;
+  if (!URL.canParse(mcpUrl) || !/^https?:$/.test(new URL(mcpUrl).protocol))
+    throw new TypeError(`target.mcpUrl is not an http(s) URL: ${JSON.stringify(mcpUrl)}`);
   return {
     target: {
-      baseUrl: url.toString().replace(/\/+$/, ''),
+      baseUrl,
+      mcpUrl,
       keys: options.target.keys,
       now: options.target.now ?? (() => Date.now()),
       ...(options.target.onPoll === undefined ? {} : { onPoll: options.target.onPoll }),

@@ -161,6 +161,14 @@ export async function runConformance(
     maxRequests: opts.maxRequests,
     timeoutMs: opts.requestTimeoutMs,
   });
+  // The agent interface may live on another origin (--mcp-url): a client of its own, same manners.
+  const mcpClient = new ConformanceClient({
+    baseUrl: new URL(opts.target.mcpUrl).origin,
+    keys: opts.target.keys,
+    maxRps: opts.maxRps,
+    maxRequests: opts.maxRequests,
+    timeoutMs: opts.requestTimeoutMs,
+  });
   const prefix = `cca-conform-${opts.runId}-`;
   let counter = 0;
   const memos = new Map<string, Promise<unknown>>();
@@ -190,6 +198,7 @@ export async function runConformance(
       opts.onProgress({ type: 'law-start', index, total: laws.length, lawId: law.id, group: law.group });
       const lawStart = performance.now();
       const view = client.scoped();
+      const mcpView = mcpClient.scoped();
       const reason =
         excluded(law, opts) ??
         missingNeeds(law, opts, client) ??
@@ -199,6 +208,7 @@ export async function runConformance(
         lawId: law.id,
         ruleIds: law.ruleIds,
         client: view,
+        mcp: { url: opts.target.mcpUrl, client: mcpView },
         contract: deps.contract,
         seed: opts.seed,
         runs: opts.runs,
@@ -224,7 +234,7 @@ export async function runConformance(
         ruleIds: law.ruleIds,
         outcome,
         durationMs: performance.now() - lawStart,
-        requests: view.log.length,
+        requests: view.log.length + mcpView.log.length,
         known,
       };
       results.push(result);
@@ -232,6 +242,7 @@ export async function runConformance(
     }
   } finally {
     await client.close();
+    await mcpClient.close();
   }
   const rules = aggregateRules(results, deps.rules);
   const count = (status: RuleStatus): number => rules.filter((r) => r.status === status).length;
@@ -256,7 +267,7 @@ export async function runConformance(
     allowWrites: opts.allowWrites,
     startedAt: new Date(started).toISOString(),
     durationMs: performance.now() - t0,
-    requests: client.requestsUsed,
+    requests: client.requestsUsed + mcpClient.requestsUsed,
     checks: results.reduce((n, r) => n + (r.outcome.kind === 'passed' ? r.outcome.checks : 0), 0),
     laws: results,
     rules,
