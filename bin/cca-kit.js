@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript. It runs from a bundle that bin/bundle-cache.js builds with esbuild
-// and caches under node_modules/.cache/cca-kit/ (rebuilt when a source changes); when there is none
-// (CCA_KIT_NO_BUNDLE=1, esbuild missing, a read-only directory, a build error), through tsx's loader.
-import { loadBundledMain } from './bundle-cache.js';
-
-const main = (await loadBundledMain()) ?? (await loadWithTsx());
-process.exitCode = await main(process.argv.slice(2));
-
-async function loadWithTsx() {
-  const { register } = await import('tsx/esm/api');
-  register();
-  return (await import('../src/cli/main.ts')).main;
+// The CLI runs the compiled JavaScript in dist/ (built by `npm run build`, which npm runs in `prepare`,
+// so on `npm ci`, `npm pack` and `npm publish`): no TypeScript loader, no bundle, no cache directory.
+const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+let main;
+try {
+  ({ main } = await import(entry.href));
+} catch (error) {
+  // Only a checkout that was never built lacks dist/; an installed package always has it.
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || error.url !== entry.href) throw error;
+  process.stderr.write('cca-kit: dist/ is missing: run `npm run build` in this checkout first\n');
+  process.exit(1);
 }
+process.exitCode = await main(process.argv.slice(2));

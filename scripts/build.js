@@ -1,0 +1,129 @@
+/**
+ * The package build: `tsc -p tsconfig.build.json` compiles src/, mocks/, fixtures/ and suites/ to
+ * dist/ (ESM, .d.ts, source maps; JSON imported by the code is copied beside it), then this script
+ * replaces dist/src/contract/precompiled.js with the contract's validators compiled ahead of time.
+ *
+ * Why ahead of time: ajv compiles a validator by generating JavaScript and evaluating it with
+ * `new Function`, which a page whose Content-Security-Policy forbids `unsafe-eval` refuses, and which
+ * costs ~20 ms of every start. The generated module is plain code (ajv's standalone output for every
+ * validator key, one module, each shared function emitted once), so the compiled entry points never
+ * evaluate generated code, in node or in a browser.
+ *
+ * Plain JavaScript on purpose: it runs with nothing but node and the freshly compiled dist/.
+ *
+ * Usage: node scripts/build.js   (npm run build; npm runs it in `prepare` and `prepack`)
+ */
+import { spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = `${ROOT}dist/`;
+const PRECOMPILED = `${DIST}src/contract/precompiled.js`;
+
+compile();
+writePrecompiledValidators(await generateValidatorModule());
+
+/** Runs the TypeScript compiler; exits with its status when it fails. */
+function compile() {
+  const tsc = createRequire(`${ROOT}package.json`).resolve('typescript/bin/tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', `${ROOT}tsconfig.build.json`], { stdio: 'inherit' });
+  if (result.status !== 0) {
+    process.stderr.write('build: tsc -p tsconfig.build.json failed\n');
+    process.exit(result.status ?? 1);
+  }
+}
+
+/**
+ * One ES module exporting `precompiledValidators(key)` over every validator of contract/openapi.json,
+ * compiled from the dist/ modules just built (the same code that compiles them at run time).
+ */
+async function generateValidatorModule() {
+  const load = (path) => import(pathToFileURL(`${DIST}${path}`).href);
+  const { contractDocument } = await load('src/contract/load.js');
+  const { buildOperationTable } = await load('src/contract/operations.js');
+  const { componentIdOf, createAjv, rewriteRefs, validatorSchemas } = await load(
+    'src/contract/validator-schemas.js',
+  );
+  const standalone = createRequire(`${ROOT}package.json`)('ajv/dist/standalone/index.js').default;
+
+  const ajv = createAjv(contractDocument, { source: true, esm: true });
+  // Each validator is registered under an id so that one standalone module can export them all.
+  const exportsByKey = new Map();
+  const idsByExport = {};
+  for (const [key, schema] of validatorSchemas(contractDocument, buildOperationTable(contractDocument))) {
+    const name = `v${exportsByKey.size}`;
+    let id = componentIdOf(schema);
+    if (id === undefined) {
+      id = `https://cca-kit.invalid/validators/${name}`;
+      ajv.addSchema(typeof schema === 'boolean' ? schema : rewriteRefs(schema), id);
+    }
+    exportsByKey.set(key, name);
+    idsByExport[name] = id;
+  }
+  const code = standalone(ajv, idsByExport);
+  return { code: withoutRepeatedDeclarations(code), exportsByKey };
+}
+
+/**
+ * ajv's multi-export standalone code emits a validate function again for every export that reaches it
+ * (ajv 8.x marks it started, never completed), which an ES module rejects as a duplicate declaration.
+ * Every name in one ajv scope stands for one definition, so each top-level declaration is kept once:
+ * the statements are split with TypeScript's parser, which tolerates the duplicates.
+ */
+function withoutRepeatedDeclarations(code) {
+  const ts = createRequire(`${ROOT}package.json`)('typescript');
+  const source = ts.createSourceFile('validators.js', code, ts.ScriptTarget.ES2022, false, ts.ScriptKind.JS);
+  const seen = new Set();
+  const kept = [];
+  for (const statement of source.statements) {
+    const names = declaredNames(ts, statement);
+    if (names.length > 0 && names.every((name) => seen.has(name))) continue;
+    for (const name of names) seen.add(name);
+    kept.push(code.slice(statement.getStart(source), statement.end));
+  }
+  return kept.join('\n');
+}
+
+function declaredNames(ts, statement) {
+  if (ts.isFunctionDeclaration(statement) && statement.name) return [statement.name.text];
+  if (ts.isVariableStatement(statement)) {
+    return statement.declarationList.declarations.flatMap((d) =>
+      ts.isIdentifier(d.name) ? [d.name.text] : [],
+    );
+  }
+  return [];
+}
+
+/**
+ * Writes the module: ajv's `require(...)` of its runtime helpers becomes an import (the file is an ES
+ * module; `.js` so that node resolves the path inside packages without an exports map), and a lookup
+ * by validator key replaces the "none" of src/contract/precompiled.ts. Its .d.ts stays as tsc wrote it.
+ */
+function writePrecompiledValidators({ code, exportsByKey }) {
+  const imports = new Map();
+  const body = code
+    .replace(/^"use strict";/, '')
+    .replace(/export const (\w+) = /g, 'const $1 = ')
+    .replace(/require\("([^"]+)"\)/g, (_, specifier) => {
+      const path = specifier.endsWith('.js') ? specifier : `${specifier}.js`;
+      if (!imports.has(path)) imports.set(path, `runtime${imports.size}`);
+      return imports.get(path);
+    });
+  const lookup = [...exportsByKey].map(([key, name]) => `  [${JSON.stringify(key)}, ${name}],`).join('\n');
+  const text = [
+    '// Generated by scripts/build.js from contract/openapi.json: the validators compiled ahead of time.',
+    ...[...imports].map(([path, name]) => `import ${name} from ${JSON.stringify(path)};`),
+    body,
+    `const validators = new Map([\n${lookup}\n]);`,
+    'export const precompiledValidators = (key) => validators.get(key);',
+    '',
+  ].join('\n');
+  writeFileSync(PRECOMPILED, text);
+  // tsc's source map described the module it replaced.
+  rmSync(`${PRECOMPILED}.map`, { force: true });
+  process.stdout.write(
+    `build: dist/ compiled; ${exportsByKey.size} validators compiled ahead of time (${Math.round(text.length / 1024)} KB)\n`,
+  );
+}
