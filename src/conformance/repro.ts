@@ -30,7 +30,9 @@ export function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'auth' | 'hea
   const key = keyHeader(exchange.auth);
   if (key !== undefined) parts.push(key);
   for (const [name, value] of Object.entries(exchange.headers)) {
-    if (name.toLowerCase() === 'accept' || name.toLowerCase() === 'x-api-key') continue;
+    // curl's own Accept is enough for JSON; an MCP request must say it takes an event stream too.
+    if (name.toLowerCase() === 'accept' && value === 'application/json') continue;
+    if (name.toLowerCase() === 'x-api-key') continue;
     parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
   if (exchange.body === undefined) return parts.join(' ');

@@ -1,0 +1,142 @@
+/**
+ * Running a law's script through `execute` on any deployment. The envelope of an `execute` result
+ * is not shown in the spec (4.18), so the script reports through a channel every envelope keeps:
+ * its console output. The law's body runs inside an async function; its value, or the error it
+ * threw (name, message, and whether it was an `Error`), is printed once between markers, and the
+ * markers are found in any string of the result (structured content or text).
+ */
+import type { McpSession, ToolAnswer } from './session.ts';
+
+const OPEN = '<<cca-result>>';
+const CLOSE = '<</cca-result>>';
+
+/** What a law's script came back with. */
+export type ScriptOutcome =
+  /** The body returned `value`. */
+  | { readonly kind: 'value'; readonly value: unknown; readonly answer: ToolAnswer }
+  /** The body threw (caught inside the script). */
+  | {
+      readonly kind: 'threw';
+      readonly isError: boolean;
+      readonly name: string;
+      readonly message: string;
+      readonly answer: ToolAnswer;
+    }
+  /** `execute` itself failed (time-out, syntax error, limit...) or printed no result. */
+  | { readonly kind: 'failed'; readonly answer: ToolAnswer; readonly text: string };
+
+/**
+ * The script sent for a law body. The body is an async function body: it may `await call(...)`
+ * and `return` a JSON value.
+ */
+export function wrapScript(body: string): string {
+  return [
+    'const __ccaBody = async () => {',
+    body,
+    '};',
+    'let __ccaOut;',
+    'try {',
+    '  __ccaOut = { ok: true, value: await __ccaBody() };',
+    '} catch (e) {',
+    '  __ccaOut = { ok: false, isError: e instanceof Error, name: String(e && e.name),',
+    '    message: String(e && e.message !== undefined ? e.message : e) };',
+    '}',
+    `console.log(${JSON.stringify(OPEN)} + JSON.stringify(__ccaOut) + ${JSON.stringify(CLOSE)});`,
+  ].join('\n');
+}
+
+function findMarked(value: unknown, depth = 0): string | undefined {
+  if (depth > 12) return undefined;
+  if (typeof value === 'string') {
+    const start = value.indexOf(OPEN);
+    if (start < 0) return undefined;
+    const end = value.indexOf(CLOSE, start + OPEN.length);
+    return end < 0 ? undefined : value.slice(start + OPEN.length, end);
+  }
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const hit = findMarked(item, depth + 1);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const item of Object.values(value)) {
+      const hit = findMarked(item, depth + 1);
+      if (hit !== undefined) return hit;
+    }
+  }
+  return undefined;
+}
+
+function textParts(answer: ToolAnswer): unknown[] {
+  if (answer.kind !== 'result') return [];
+  return answer.content.map((c) => {
+    const text = (c as { text?: unknown }).text;
+    if (typeof text !== 'string') return c;
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  });
+}
+
+/** Reads the marked result out of an `execute` answer. */
+export function scriptOutcome(answer: ToolAnswer): ScriptOutcome {
+  const marked =
+    answer.kind === 'result' ? (findMarked(answer.structuredContent) ?? findMarked(textParts(answer))) : undefined;
+  if (marked === undefined) {
+    const text =
+      answer.kind === 'result'
+        ? JSON.stringify(answer.structuredContent ?? answer.content)
+        : `JSON-RPC error ${answer.code}: ${answer.message}`;
+    return { kind: 'failed', answer, text: text.length > 500 ? `${text.slice(0, 500)}...` : text };
+  }
+  const out = JSON.parse(marked) as {
+    ok: boolean;
+    value?: unknown;
+    isError?: boolean;
+    name?: string;
+    message?: string;
+  };
+  if (out.ok) return { kind: 'value', value: out.value, answer };
+  return {
+    kind: 'threw',
+    isError: out.isError === true,
+    name: out.name ?? '',
+    message: out.message ?? '',
+    answer,
+  };
+}
+
+const scriptArgs = new WeakMap<McpSession, string>();
+
+/**
+ * The name of `execute`'s script argument, read from its input schema (the spec says only "script
+ * text"): the required string property, else `script`.
+ */
+export async function scriptArgument(session: McpSession): Promise<string> {
+  const known = scriptArgs.get(session);
+  if (known !== undefined) return known;
+  const tool = (await session.listTools()).find((t) => t.name === 'execute');
+  const schema = (tool?.inputSchema ?? {}) as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
+  const strings = Object.entries(schema.properties ?? {})
+    .filter(([, p]) => p.type === 'string')
+    .map(([name]) => name);
+  const name = strings.find((n) => required.includes(n)) ?? strings[0] ?? 'script';
+  scriptArgs.set(session, name);
+  return name;
+}
+
+/** Runs a law body through `execute`. */
+export async function runScript(session: McpSession, body: string): Promise<ScriptOutcome> {
+  const arg = await scriptArgument(session);
+  return scriptOutcome(await session.callTool('execute', { [arg]: wrapScript(body) }));
+}
+
+/** A JSON literal for a script (inputs are embedded as JSON, never spliced as code). */
+export function literal(value: unknown): string {
+  return JSON.stringify(value);
+}
