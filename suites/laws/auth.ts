@@ -4,6 +4,7 @@ import type { Auth, KeyRole } from '../../src/client/types.ts';
 import { runExamples } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
 import { sampleActionIds, sampleAgentIds } from './discover.ts';
+import { expiredKey, revokedKey } from './keys-inactive.ts';
 import { apiOperations, arr, type CallInput, call, expectConforming, obj, str } from './support.ts';
 
 async function currentField(
@@ -237,4 +238,6 @@ export const authLaws: readonly Law[] = [
   writeKeyNoIngest,
   ingestKeyNoReporting,
   noRateLimit,
+  expiredKey,
+  revokedKey,
 ];

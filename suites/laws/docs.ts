@@ -1,5 +1,6 @@
 import { runExamples, violate } from '../../src/conformance/check.ts';
 import type { Law } from '../../src/conformance/law.ts';
+import { noReplyOperation, noReplyRoute } from './no-reply.ts';
 import { call, expectConforming, obj } from './support.ts';
 
 export const openApiDocument: Law = {
@@ -56,4 +57,4 @@ export const openApiDocument: Law = {
     }),
 };
 
-export const docsLaws: readonly Law[] = [openApiDocument];
+export const docsLaws: readonly Law[] = [openApiDocument, noReplyOperation, noReplyRoute];

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { bigIdString, leadingZeroId, moderationSubmission, unicodeId } from '../../src/arbitraries/index.ts';
+import { moderationSubmission } from '../../src/arbitraries/index.ts';
 import { runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law } from '../../src/conformance/law.ts';
 import { sampleActions, sampleAgentIds } from './discover.ts';
+import { hardIdSuffix, idVariants, moderationHardIds } from './hard-ids.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 export const actionRoundTrip: Law = {
@@ -140,7 +141,7 @@ export const moderationEcho: Law = {
   id: 'identity.moderation-echo',
   group: 'identity',
   title:
-    'tricky externalIds (above 2^53, leading zeros, Unicode) are echoed exactly by the acknowledgement and the status read',
+    'tricky externalIds (above 2^53, leading zeros, whitespace, Unicode, either normal form) are echoed exactly by the acknowledgement and the status read',
   ruleIds: [
     'MOD-ACK-EXTERNALID-ECHO',
     'MOD-GET-CASE-FROM-ACK',
@@ -150,7 +151,7 @@ export const moderationEcho: Law = {
   needs: { keys: ['write', 'read'], writes: true },
   run: (ctx) => {
     const arb = fc.record({
-      suffix: fc.oneof(bigIdString, leadingZeroId, unicodeId),
+      suffix: hardIdSuffix,
       submission: moderationSubmission({ externalIdPrefix: ctx.prefix }),
     });
     return runProperty(
@@ -201,4 +202,6 @@ export const identityLaws: readonly Law[] = [
   searchIdsReadable,
   agentRoundTrip,
   moderationEcho,
+  idVariants,
+  moderationHardIds,
 ];

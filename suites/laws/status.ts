@@ -3,6 +3,7 @@ import { bigIdString, leadingZeroId, moderationSubmission, unicodeId } from '../
 import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law } from '../../src/conformance/law.ts';
 import { historyWindow, sampleActionIds, sampleAgentIds } from './discover.ts';
+import { jsonMediaType } from './media-type.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 const UNKNOWN_RULE: Readonly<Record<string, string>> = {
@@ -136,4 +137,4 @@ export const noAdPolicy: Law = {
     }),
 };
 
-export const statusLaws: readonly Law[] = [unknownIds, otherOrganization, noAdPolicy];
+export const statusLaws: readonly Law[] = [unknownIds, otherOrganization, noAdPolicy, jsonMediaType];

@@ -14,7 +14,26 @@ export interface CallInput {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** Calls an operation of the contract by operationId. */
+/** `application/json` or a `+json` type, parameters allowed. */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Section 4: every response is JSON, errors included. Checked on every answer a law sees (`call` and
+ * `callPath`), so a deployment that serves one error as text/html fails whatever law met it. The
+ * Swagger UI page (`/docs`) is the one HTML answer the spec names.
+ */
+export function expectJsonMediaType(what: string, res: ClientResult): void {
+  if (res.kind === 'network') return;
+  const type = res.headers['content-type'];
+  if (type === undefined || !JSON_MEDIA_TYPE.test(type))
+    violate(
+      'SCHEMA-JSON-MEDIA-TYPE',
+      `media-type:${res.status}`,
+      `${what}: the ${res.status} answer is served as ${type === undefined ? '(no Content-Type)' : JSON.stringify(type)}, not as JSON`,
+    );
+}
+
+/** Calls an operation of the contract by operationId; the answer's media type must be JSON. */
 export async function call(ctx: LawContext, operationId: string, input: CallInput): Promise<ClientResult> {
   const op = ctx.contract.getOperation(operationId);
   const path = op.pathTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => {
@@ -22,7 +41,7 @@ export async function call(ctx: LawContext, operationId: string, input: CallInpu
     if (value === undefined) throw new Error(`${operationId}: missing path parameter ${name}`);
     return encodeURIComponent(value);
   });
-  return ctx.client.request({
+  const res = await ctx.client.request({
     method: op.method,
     path,
     auth: input.auth,
@@ -32,6 +51,28 @@ export async function call(ctx: LawContext, operationId: string, input: CallInpu
     ...(input.rawBody === undefined ? {} : { rawBody: input.rawBody }),
     ...(input.headers === undefined ? {} : { headers: input.headers }),
   });
+  if (op.responseMediaTypes.get(declaredResponseKey(op, res.status) ?? '')?.includes('json') !== false)
+    expectJsonMediaType(`${op.method} ${path}`, res);
+  return res;
+}
+
+/** A request to a path outside the contract (routes that must not exist); the answer must be JSON. */
+export async function callPath(
+  ctx: LawContext,
+  method: string,
+  path: string,
+  input: Omit<CallInput, 'path'>,
+): Promise<ClientResult> {
+  const res = await ctx.client.request({
+    method,
+    path,
+    auth: input.auth,
+    ...(input.query === undefined ? {} : { query: input.query }),
+    ...(input.json === undefined ? {} : { json: input.json }),
+    ...(input.headers === undefined ? {} : { headers: input.headers }),
+  });
+  expectJsonMediaType(`${method} ${path}`, res);
+  return res;
 }
 
 /** An identifier key followed by a JSON number token in the raw text. */
