@@ -10,6 +10,7 @@
  * const response = await fetch(`${server.url}/v0/agents`, { headers: { 'X-API-Key': key } });
  * await server.close();
  */
+export * from './engine/data-file/index.ts';
 export * from './engine/index.ts';
 export {
   DEFAULT_SERVER_LIMITS,

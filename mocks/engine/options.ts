@@ -4,6 +4,8 @@
  */
 import type { Contract } from '../../src/contract/index.ts';
 import { MockClock, realTimeClock } from './clock.ts';
+import { DataBaseline } from './data-file/baseline.ts';
+import type { DataFile } from './data-file/types.ts';
 import type { IngestionStateOptions } from './ingestion/index.ts';
 import type { EngineInterceptor } from './interceptors.ts';
 import type { ModerationStateOptions } from './moderation/index.ts';
@@ -13,6 +15,12 @@ export interface EngineOptions {
   readonly seed?: number | string;
   /** Number of seeded actions over all organizations. Default 2000. */
   readonly actions?: number;
+  /**
+   * Data files (docs/data-format.md), applied in order. Alone they replace the generated set; with an
+   * explicit `seed` or `actions` the generated set lies under them (the files win on an id clash).
+   * A file with any problem makes `createEngine` throw a `DataFileError` listing them.
+   */
+  readonly data?: DataFile | readonly DataFile[];
   /**
    * `'real'` (default): follows real time from start-up and can still be advanced or set.
    * `'frozen'`: stands still at start-up time until advanced or set. Or a `MockClock` of your own.
@@ -46,6 +54,8 @@ export interface EngineOptions {
 export interface NormalizedEngineOptions {
   readonly seed: number | string;
   readonly actions: number;
+  /** The generated set (or not) and the data files: what start-up and reset load. */
+  readonly data: DataBaseline;
   readonly clock: MockClock;
   readonly selfCheck: boolean;
   readonly searchCap: number;
@@ -91,9 +101,12 @@ export function normalizeOptions(options: EngineOptions = {}): NormalizedEngineO
   const adminToken = options.adminToken ?? ENGINE_DEFAULTS.adminToken;
   if (adminToken !== null && adminToken.length < 8)
     throw new RangeError('adminToken must have at least 8 characters');
+  const files = options.data === undefined ? [] : Array.isArray(options.data) ? options.data : [options.data];
+  const generated = options.data === undefined || options.seed !== undefined || options.actions !== undefined;
   return {
     seed: options.seed ?? ENGINE_DEFAULTS.seed,
-    actions,
+    actions: generated ? actions : 0,
+    data: new DataBaseline(generated, files),
     clock,
     selfCheck: options.selfCheck ?? ENGINE_DEFAULTS.selfCheck,
     searchCap: positiveInteger('searchCap', options.searchCap ?? ENGINE_DEFAULTS.searchCap),

@@ -5,26 +5,31 @@
 import { generateDataset } from '../../fixtures/index.ts';
 import { type AuthState, createAuthState } from './auth/index.ts';
 import { createDataState, type DataState } from './data/index.ts';
+import { type DataBaseline, emptyDataset, loadBaseline } from './data-file/baseline.ts';
 import { createIngestionState, type IngestionState } from './ingestion/index.ts';
 import { createModerationState, type ModerationState } from './moderation/index.ts';
 import type { NormalizedEngineOptions } from './options.ts';
 import type { Organization } from './types.ts';
 
 export interface EngineState {
-  /** Organizations by id; `moderationMode` is mutable through the admin API. */
-  readonly organizations: ReadonlyMap<string, Organization>;
+  /** Organizations by id; `moderationMode` is mutable through the admin API; data files add some. */
+  readonly organizations: Map<string, Organization>;
   readonly keys: AuthState;
   readonly data: DataState;
   readonly moderation: ModerationState;
   readonly ingestion: IngestionState;
+  /** What was loaded (generated set, data files): what reset returns to. Shared across resets. */
+  readonly loaded: DataBaseline;
 }
 
 /** Builds the state of a fresh engine: the seeded data set anchored at the clock's current time. */
 export function createEngineState(options: NormalizedEngineOptions): EngineState {
   const clock = options.clock;
-  const dataset = generateDataset({ seed: options.seed, actions: options.actions, anchor: clock.now() });
+  const dataset = options.data.generated
+    ? generateDataset({ seed: options.seed, actions: options.actions, anchor: clock.now() })
+    : emptyDataset(options.seed, clock.now());
   const organizations = new Map(dataset.organizations.map((org) => [org.id, org]));
-  return {
+  const state: EngineState = {
     organizations,
     keys: createAuthState(dataset.keys, options.seed),
     data: createDataState({
@@ -35,5 +40,8 @@ export function createEngineState(options: NormalizedEngineOptions): EngineState
     }),
     moderation: createModerationState({ seed: options.seed, ...options.moderation, clock }),
     ingestion: createIngestionState({ ...options.ingestion, clock }),
+    loaded: options.data,
   };
+  loadBaseline(state, options.data, dataset.anchor);
+  return state;
 }

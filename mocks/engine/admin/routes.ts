@@ -4,6 +4,7 @@
  */
 import { chaosAdminRoutes } from './chaos.ts';
 import { coreAdminRoutes } from './core-routes.ts';
+import { dataAdminRoutes } from './data.ts';
 import { ingestionAdminRoutes } from './ingestion.ts';
 import { moderationAdminRoutes } from './moderation.ts';
 import type { AdminRoute } from './route.ts';
@@ -16,4 +17,5 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...ingestionAdminRoutes,
   ...violationsAdminRoutes,
   ...chaosAdminRoutes,
+  ...dataAdminRoutes,
 ];

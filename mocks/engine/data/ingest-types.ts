@@ -50,6 +50,32 @@ export interface IngestedActionInput {
     readonly label: 'Very Negative' | 'Negative' | 'Neutral' | 'Positive';
     readonly score: number;
   } | null;
+  /**
+   * What a user-defined action (a data file, mocks/engine/data-file/) states beyond an ingested one.
+   * Catalog references are ids of the organization's catalog; an unknown id counts as null.
+   */
+  readonly extras?: ActionExtras;
+}
+
+export interface ActionExtras {
+  readonly queueId?: string | null;
+  readonly initialQueueId?: string | null;
+  readonly assigneeUserId?: string | null;
+  readonly tagIds?: readonly string[];
+  readonly closingTagIds?: readonly string[];
+  /** Epoch ms. */
+  readonly claimedAt?: number | null;
+  readonly closedAt?: number | null;
+  /** 1..5. */
+  readonly csat?: number | null;
+  readonly csatFeedback?: string | null;
+  readonly estimatedCsat?: number | null;
+  readonly moderation?: 'approved' | 'flagged' | 'hidden' | null;
+  readonly comments?: readonly {
+    readonly text: string;
+    readonly authorNativeId: string;
+    readonly authorNativeName: string | null;
+  }[];
 }
 
 /** The stored form: times normalised to epoch ms. */

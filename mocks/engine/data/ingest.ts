@@ -6,11 +6,14 @@
 
 import {
   type ActionTable,
+  CLOSING_TAG_SLOTS,
   FLAG_INGESTED,
   FLAG_PUBLIC,
   FLAG_THREADED,
+  NULL_INDEX,
+  TAG_SLOTS,
 } from '../../../fixtures/generate/table.ts';
-import { PLATFORMS, SENTIMENTS, STATUSES } from '../../../fixtures/generate/types.ts';
+import { MODERATION_VALUES, PLATFORMS, SENTIMENTS, STATUSES } from '../../../fixtures/generate/types.ts';
 import { rowChanged } from './answer-cache.ts';
 import type { IngestedAction, IngestedActionInput, IngestedMessage, IngestOutcome } from './ingest-types.ts';
 import { type DataState, findRow, type OrgData, orgData, tieByActionId } from './state.ts';
@@ -113,6 +116,39 @@ function fillColumns(org: OrgData, table: ActionTable, row: number, action: Inge
   table.sentimentScore[row] = action.sentiment
     ? Math.round(Math.max(-1, Math.min(1, action.sentiment.score)) * 1000)
     : -32768;
+  fillExtras(org, table, row, action);
+}
+
+/** The columns only a user-defined action states (queue, assignee, tags, times, scores). */
+function fillExtras(org: OrgData, table: ActionTable, row: number, action: IngestedAction): void {
+  const extras = action.extras ?? {};
+  const { catalog } = org;
+  const indexOf = <T>(list: readonly T[], match: (item: T) => boolean): number => list.findIndex(match);
+  const queue = (id: string | null | undefined): number =>
+    id == null ? NULL_INDEX : indexOf(catalog.queues, (q) => q.id === id);
+  table.queue[row] = queue(extras.queueId);
+  table.initialQueue[row] = queue(
+    extras.initialQueueId === undefined ? extras.queueId : extras.initialQueueId,
+  );
+  const agent = extras.assigneeUserId;
+  table.assignee[row] = agent == null ? NULL_INDEX : indexOf(catalog.agents, (a) => a.userId === agent);
+  const fillTags = (column: Int16Array, slots: number, ids: readonly string[], closing: boolean): void => {
+    const list = closing ? catalog.closingTags : catalog.tags;
+    for (let k = 0; k < slots; k++) {
+      const id = ids[k];
+      column[row * slots + k] = id === undefined ? NULL_INDEX : indexOf(list, (t) => t.id === id);
+    }
+  };
+  fillTags(table.tags, TAG_SLOTS, extras.tagIds ?? [], false);
+  fillTags(table.closingTags, CLOSING_TAG_SLOTS, extras.closingTagIds ?? [], true);
+  const offset = (ms: number | null | undefined): number =>
+    ms == null ? -1 : Math.max(0, Math.floor((ms - action.createdAtMs) / 1000));
+  table.claimSec[row] = offset(extras.claimedAt);
+  table.closeSec[row] = offset(extras.closedAt);
+  table.csat[row] = extras.csat ?? -1;
+  table.estimatedCsat[row] = extras.estimatedCsat == null ? -1 : Math.round(extras.estimatedCsat * 100);
+  table.moderation[row] =
+    extras.moderation == null ? NULL_INDEX : MODERATION_VALUES.indexOf(extras.moderation);
 }
 
 function internRecordType(org: OrgData, recordType: string): number {

@@ -1,0 +1,205 @@
+/**
+ * The checks JSON Schema cannot express: references between parts of a data file (and, for a merge,
+ * the state it merges into), uniqueness of ids, timestamps, custom-field values against their
+ * registered type, and the moderation and ingestion bodies against the contract's own schemas.
+ */
+import type { OrgCatalog } from '../../../fixtures/generate/types.ts';
+import { validateSchema } from '../../../src/contract/index.ts';
+import { typeError } from '../data/custom-fields.ts';
+import { mergeCatalog } from './catalog.ts';
+import { resolveTimestamp } from './time.ts';
+import type { DataFile, DataFileAction, DataFileMessage, DataProblem } from './types.ts';
+
+/** What a file may refer to besides itself: the state it is merged into (empty for a replace). */
+export interface ExistingState {
+  readonly catalogs: ReadonlyMap<string, OrgCatalog>;
+  /** Key value to organization id. */
+  readonly keys: ReadonlyMap<string, string>;
+  readonly caseIds: ReadonlySet<string>;
+  /** `JSON.stringify([organizationId, externalId])` of existing moderation cases. */
+  readonly externalIds: ReadonlySet<string>;
+}
+
+export const NOTHING_EXISTS: ExistingState = {
+  catalogs: new Map(),
+  keys: new Map(),
+  caseIds: new Set(),
+  externalIds: new Set(),
+};
+
+/** JSON pointer escaping of one reference token (RFC 6901). */
+const token = (value: string): string => value.replaceAll('~', '~0').replaceAll('/', '~1');
+
+export function referenceProblems(file: DataFile, existing: ExistingState, anchor: number): DataProblem[] {
+  const problems: DataProblem[] = [];
+  const problem = (pointer: string, message: string): void => {
+    problems.push({ pointer, message });
+  };
+  const catalogs = new Map(existing.catalogs);
+  const seenOrgs = new Set<string>();
+  file.organizations.forEach((org, i) => {
+    const at = `/organizations/${i}`;
+    if (seenOrgs.has(org.id)) problem(`${at}/id`, `organization ${JSON.stringify(org.id)} is listed twice`);
+    seenOrgs.add(org.id);
+    const base = catalogs.get(org.id);
+    const groups = new Set([...(org.tagGroups ?? []), ...(base?.tags ?? []).map((t) => t.group)]);
+    for (const g of base?.closingTags ?? []) groups.add(g.group);
+    const unique = <T>(list: readonly T[] | undefined, name: string, id: (item: T) => string): void => {
+      const seen = new Set<string>();
+      (list ?? []).forEach((item, k) => {
+        const value = id(item);
+        if (seen.has(value)) problem(`${at}/${name}/${k}`, `${JSON.stringify(value)} is listed twice`);
+        seen.add(value);
+      });
+    };
+    unique(org.agents, 'agents', (a) => a.userId);
+    unique(org.queues, 'queues', (q) => q.id);
+    unique(org.tags, 'tags', (t) => t.id);
+    unique(org.closingTags, 'closingTags', (t) => t.id);
+    unique(org.customFields, 'customFields', (f) => f.name);
+    for (const name of ['tags', 'closingTags'] as const) {
+      (org[name] ?? []).forEach((tag, k) => {
+        if (!groups.has(tag.group))
+          problem(`${at}/${name}/${k}/group`, `tag group ${JSON.stringify(tag.group)} is not in tagGroups`);
+      });
+    }
+    (org.customFields ?? []).forEach((field, k) => {
+      if (field.type === 'single_select' && field.options === undefined)
+        problem(`${at}/customFields/${k}/options`, 'a single_select field needs options');
+      if (field.type !== 'single_select' && field.options !== undefined)
+        problem(`${at}/customFields/${k}/options`, 'only a single_select field has options');
+    });
+    catalogs.set(org.id, mergeCatalog(base, org));
+  });
+
+  const orgRef = (pointer: string, id: string): OrgCatalog | undefined => {
+    const catalog = catalogs.get(id);
+    if (catalog === undefined) problem(pointer, `organization ${JSON.stringify(id)} is not defined`);
+    return catalog;
+  };
+  const time = (pointer: string, value: string | null | undefined): void => {
+    if (typeof value === 'string' && resolveTimestamp(value, anchor) === null)
+      problem(
+        pointer,
+        `${JSON.stringify(value)} is not an ISO 8601 timestamp with a zone nor an offset like -2d`,
+      );
+  };
+
+  const keyValues = new Set<string>();
+  (file.keys ?? []).forEach((key, i) => {
+    const at = `/keys/${i}`;
+    orgRef(`${at}/organizationId`, key.organizationId);
+    if (keyValues.has(key.key)) problem(`${at}/key`, 'this key value is listed twice');
+    keyValues.add(key.key);
+    const owner = existing.keys.get(key.key);
+    if (owner !== undefined && owner !== key.organizationId)
+      problem(`${at}/key`, `this key value belongs to organization ${JSON.stringify(owner)} already`);
+    time(`${at}/expiresAt`, key.expiresAt);
+  });
+
+  const actionIds = new Set<string>();
+  (file.actions ?? []).forEach((action, i) => {
+    const at = `/actions/${i}`;
+    const catalog = orgRef(`${at}/organizationId`, action.organizationId);
+    const id = JSON.stringify([action.organizationId, action.actionId]);
+    if (actionIds.has(id))
+      problem(
+        `${at}/actionId`,
+        `action ${JSON.stringify(action.actionId)} is listed twice in its organization`,
+      );
+    actionIds.add(id);
+    for (const field of ['createdAt', 'updatedAt', 'claimTime', 'closeTime'] as const)
+      time(`${at}/${field}`, action[field]);
+    messageProblems(action.messages, `${at}/messages`, time, problem);
+    messageProblems(action.conversation, `${at}/conversation`, time, problem);
+    if (catalog !== undefined) actionReferenceProblems(action, at, catalog, problem);
+  });
+
+  const caseIds = new Set<string>();
+  const externalIds = new Set<string>();
+  (file.moderationCases ?? []).forEach((entry, i) => {
+    const at = `/moderationCases/${i}`;
+    orgRef(`${at}/organizationId`, entry.organizationId);
+    if (caseIds.has(entry.caseId) || existing.caseIds.has(entry.caseId))
+      problem(`${at}/caseId`, `case ${JSON.stringify(entry.caseId)} exists already`);
+    caseIds.add(entry.caseId);
+    time(`${at}/acceptedAt`, entry.acceptedAt);
+    const submission = validateSchema('ModerationSubmission', entry.submission);
+    if (!submission.ok)
+      for (const issue of submission.issues) problem(`${at}/submission${issue.pointer}`, issue.message);
+    const externalId = entry.submission['externalId'];
+    if (typeof externalId === 'string') {
+      const key = JSON.stringify([entry.organizationId, externalId]);
+      if (externalIds.has(key) || existing.externalIds.has(key))
+        problem(`${at}/submission/externalId`, `externalId ${JSON.stringify(externalId)} has a case already`);
+      externalIds.add(key);
+    }
+    if (entry.analysisStatus === 'completed') {
+      const decision = validateSchema('ModerationDecision', entry.decision);
+      if (!decision.ok)
+        for (const issue of decision.issues) problem(`${at}/decision${issue.pointer}`, issue.message);
+    }
+  });
+
+  (file.ingestionBatches ?? []).forEach((batch, i) => {
+    const at = `/ingestionBatches/${i}`;
+    orgRef(`${at}/organizationId`, batch.organizationId);
+    const { organizationId: _org, ...body } = batch;
+    const valid = validateSchema('IngestionBatch', body);
+    if (!valid.ok) for (const issue of valid.issues) problem(`${at}${issue.pointer}`, issue.message);
+  });
+  return problems;
+}
+
+function messageProblems(
+  messages: readonly DataFileMessage[] | undefined,
+  at: string,
+  time: (pointer: string, value: string | null | undefined) => void,
+  problem: (pointer: string, message: string) => void,
+): void {
+  const ids = new Set<string>();
+  (messages ?? []).forEach((m, k) => {
+    time(`${at}/${k}/timestamp`, m.timestamp);
+    if (ids.has(m.id)) problem(`${at}/${k}/id`, `message ${JSON.stringify(m.id)} is listed twice`);
+    ids.add(m.id);
+  });
+  (messages ?? []).forEach((m, k) => {
+    if (typeof m.parentMessageId === 'string' && !ids.has(m.parentMessageId))
+      problem(`${at}/${k}/parentMessageId`, `no message ${JSON.stringify(m.parentMessageId)} in this list`);
+  });
+}
+
+function actionReferenceProblems(
+  action: DataFileAction,
+  at: string,
+  catalog: OrgCatalog,
+  problem: (pointer: string, message: string) => void,
+): void {
+  const org = JSON.stringify(catalog.organization.id);
+  for (const field of ['queue', 'initialQueue'] as const) {
+    const id = action[field];
+    if (typeof id === 'string' && !catalog.queues.some((q) => q.id === id))
+      problem(`${at}/${field}`, `no queue ${JSON.stringify(id)} in organization ${org}`);
+  }
+  const assignee = action.assignee;
+  if (typeof assignee === 'string' && !catalog.agents.some((a) => a.userId === assignee))
+    problem(`${at}/assignee`, `no agent ${JSON.stringify(assignee)} in organization ${org}`);
+  (action.tags ?? []).forEach((id, k) => {
+    if (!catalog.tags.some((t) => t.id === id))
+      problem(`${at}/tags/${k}`, `no tag ${JSON.stringify(id)} in organization ${org}`);
+  });
+  (action.closingTags ?? []).forEach((id, k) => {
+    if (!catalog.closingTags.some((t) => t.id === id))
+      problem(`${at}/closingTags/${k}`, `no closing tag ${JSON.stringify(id)} in organization ${org}`);
+  });
+  for (const [name, value] of Object.entries(action.customFields ?? {})) {
+    const pointer = `${at}/customFields/${token(name)}`;
+    const field = catalog.customFields.find((f) => f.name === name);
+    if (field === undefined) {
+      problem(pointer, `${JSON.stringify(name)} is not a custom field of organization ${org}`);
+      continue;
+    }
+    const error = typeError(field, value);
+    if (error !== null) problem(pointer, error);
+  }
+}

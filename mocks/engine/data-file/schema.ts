@@ -1,0 +1,59 @@
+/**
+ * The data file's JSON Schema (contract/data.schema.json), compiled once on first use, and the
+ * translation of ajv's errors into problems located by JSON pointer.
+ */
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import schema from '../../../contract/data.schema.json' with { type: 'json' };
+import type { DataProblem } from './types.ts';
+
+/** The schema as shipped, for tools that want it (`$id` https://cca-kit.invalid/data.schema.json). */
+export const dataFileSchema: Readonly<Record<string, unknown>> = schema;
+
+let compiled: ValidateFunction | undefined;
+
+function validator(): ValidateFunction {
+  compiled ??= new Ajv2020({
+    strict: true,
+    strictRequired: false,
+    allErrors: true,
+    allowUnionTypes: true,
+  }).compile(schema);
+  return compiled;
+}
+
+function problemOf(error: ErrorObject): DataProblem {
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'required')
+    return { pointer: `${error.instancePath}/${String(params['missingProperty'])}`, message: 'is required' };
+  if (error.keyword === 'additionalProperties')
+    return {
+      pointer: `${error.instancePath}/${String(params['additionalProperty'])}`,
+      message: 'is not a property of the data format',
+    };
+  if (error.keyword === 'enum')
+    return {
+      pointer: error.instancePath,
+      message: `must be one of ${(params['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+    };
+  return { pointer: error.instancePath, message: error.message ?? `fails ${error.keyword}` };
+}
+
+// `if`/`then` and `anyOf` report a summary besides the precise error; the precise one is enough.
+const SUMMARY_KEYWORDS = new Set(['if', 'anyOf']);
+
+/** Problems of `value` against the schema (empty when it conforms). */
+export function schemaProblems(value: unknown): DataProblem[] {
+  const validate = validator();
+  if (validate(value)) return [];
+  const seen = new Set<string>();
+  const problems: DataProblem[] = [];
+  for (const error of validate.errors ?? []) {
+    if (SUMMARY_KEYWORDS.has(error.keyword)) continue;
+    const problem = problemOf(error);
+    const key = `${problem.pointer}\u0000${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    problems.push(problem);
+  }
+  return problems;
+}
