@@ -3,6 +3,7 @@
  * `reset` builds a new one from the same options.
  */
 import { generateDataset } from '../../fixtures/index.ts';
+import { createSavedSearchState, type SavedSearchState } from '../agent/operations/saved-search-state.ts';
 import { type AuthState, createAuthState } from './auth/index.ts';
 import { createDataState, type DataState } from './data/index.ts';
 import { type DataBaseline, emptyDataset, loadBaseline } from './data-file/baseline.ts';
@@ -18,6 +19,8 @@ export interface EngineState {
   readonly data: DataState;
   readonly moderation: ModerationState;
   readonly ingestion: IngestionState;
+  /** Saved searches of the agent interface, per organization (`mocks/agent/operations/`). */
+  readonly savedSearches: SavedSearchState;
   /** What was loaded (generated set, data files): what reset returns to. Shared across resets. */
   readonly loaded: DataBaseline;
 }
@@ -40,6 +43,7 @@ export function createEngineState(options: NormalizedEngineOptions): EngineState
     }),
     moderation: createModerationState({ seed: options.seed, ...options.moderation, clock }),
     ingestion: createIngestionState({ ...options.ingestion, clock }),
+    savedSearches: createSavedSearchState(),
     loaded: options.data,
   };
   loadBaseline(state, options.data, dataset.anchor);

@@ -1,0 +1,69 @@
+/**
+ * The operations behind `execute` (spec 4.18): the catalog of `contract/agent/operations.json` and
+ * their implementations over the engine's state, as one `OperationRegistry`.
+ *
+ * @example
+ * const registry = createOperationRegistry();
+ * registry.list(); // [{ id: 'query.search.actions', summary, effect: 'read' }, ...]
+ * const page = await registry.call(ctx, 'query.search.actions', { limit: 20 });
+ * if (page.ok) page.value; // { items: [...], nextCursor: '...' | null }
+ */
+import type { Engine } from '../../engine/engine.ts';
+import type { AgentContext, OperationRegistry } from '../types.ts';
+import { type AnalyticsInput, analyticsActions } from './analytics.ts';
+import { cursorSecret } from './cursor.ts';
+import { buildRegistry, type OperationRun } from './registry.ts';
+import {
+  createSavedSearch,
+  deleteSavedSearch,
+  getSavedSearch,
+  listSavedSearches,
+  type SavedSearchHost,
+  updateSavedSearch,
+} from './saved-searches.ts';
+import { type SearchInput, type SearchQuery, searchActions } from './search-actions.ts';
+import { searchTags, type TagsInput } from './search-tags.ts';
+
+export { CATALOG } from './catalog.ts';
+export type { SavedSearch } from './saved-search-state.ts';
+
+export interface OperationRegistryOptions {
+  /**
+   * Secret material of the cursors' MAC. Default: derived from the engine's seed, so cursors survive a
+   * restart of the same seeded mock; set it when cursors must not be forgeable by whoever knows the seed.
+   */
+  readonly cursorSecret?: string;
+}
+
+/**
+ * Creates the registry. Operations read `ctx.engine` at call time, so one registry serves any number of
+ * engines; the cursor secret is per engine (from its seed) unless `cursorSecret` fixes one.
+ */
+export function createOperationRegistry(options: OperationRegistryOptions = {}): OperationRegistry {
+  const fixed = options.cursorSecret === undefined ? undefined : cursorSecret(options.cursorSecret);
+  const perEngine = new WeakMap<Engine, Uint8Array>();
+  const secretOf = (engine: Engine): Uint8Array => {
+    if (fixed !== undefined) return fixed;
+    let secret = perEngine.get(engine);
+    if (secret === undefined) {
+      secret = cursorSecret(`seed:${String(engine.options.seed)}`);
+      perEngine.set(engine, secret);
+    }
+    return secret;
+  };
+  const saved: SavedSearchHost = (ctx: AgentContext) => ctx.engine.state.savedSearches;
+
+  const runs: Readonly<Record<string, OperationRun>> = {
+    'query.search.actions': (ctx, input) => searchActions(ctx, input as SearchInput, secretOf(ctx.engine)),
+    'query.search.tags': (ctx, input) => searchTags(ctx, input as TagsInput),
+    'query.analytics.actions': (ctx, input) => analyticsActions(ctx, input as AnalyticsInput),
+    'config.savedSearch.list': (ctx) => listSavedSearches(ctx, saved),
+    'config.savedSearch.get': (ctx, input) => getSavedSearch(ctx, saved, input as { id: string }),
+    'config.savedSearch.create': (ctx, input) =>
+      createSavedSearch(ctx, saved, input as { name: string; query: SearchQuery }),
+    'config.savedSearch.update': (ctx, input) =>
+      updateSavedSearch(ctx, saved, input as { id: string; name?: string; query?: SearchQuery }),
+    'config.savedSearch.delete': (ctx, input) => deleteSavedSearch(ctx, saved, input as { id: string }),
+  };
+  return buildRegistry(runs);
+}
