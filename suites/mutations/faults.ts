@@ -5,7 +5,15 @@
  */
 import type { Keys } from '../../src/client/types.ts';
 import { operationsWithScope } from '../../src/contract/index.ts';
-import { compose, type Hook, rewriteJson, rewriteRequest, rewriteText, withRequest } from './hook.ts';
+import {
+  compose,
+  type Hook,
+  respond,
+  rewriteJson,
+  rewriteRequest,
+  rewriteText,
+  withRequest,
+} from './hook.ts';
 
 export interface Mutant {
   readonly id: string;
@@ -41,6 +49,7 @@ function swapKey(from: string | undefined, to: string | undefined, ops: readonly
 // Which operations need which scope comes from the contract's x-required-scope.
 const WRITE_OPS = operationsWithScope('write');
 const READ_OPS = operationsWithScope('read');
+const ALL_OPS = [...READ_OPS, ...WRITE_OPS, ...operationsWithScope('ingest')];
 
 const FAKE_DECISION = {
   disposition: 'approve',
@@ -351,6 +360,118 @@ export const MUTANTS: readonly Mutant[] = [
             q.set('from', new Date(Date.now() - 30 * 86_400_000).toISOString());
         }),
       ),
+  },
+  // ------------------------------------------------- fault classes found by the audit (issue 15)
+  {
+    id: 'errors-served-as-text',
+    description: 'error answers keep their JSON body but are served as text/plain',
+    expect: ['SCHEMA-JSON-MEDIA-TYPE'],
+    hook: () => (handle) => async (request, context) => {
+      const response = await handle(request, context);
+      if (response.status < 400) return response;
+      return respond(response, await response.text(), response.status, {
+        'content-type': 'text/plain; charset=utf-8',
+      });
+    },
+  },
+  {
+    id: 'reply-route-served',
+    description: 'POST /v0/actions/{id}/reply sends a reply to the customer (202)',
+    expect: ['DOCS-NO-REPLY-ROUTE'],
+    hook: () => (handle) => async (request, context) => {
+      if (request.method !== 'POST' || !/^\/v0\/actions\/[^/]+\/reply$/.test(new URL(request.url).pathname))
+        return handle(request, context);
+      return new Response(JSON.stringify({ status: 'sent' }), {
+        status: 202,
+        headers: { 'content-type': 'application/json' },
+      });
+    },
+  },
+  {
+    id: 'reply-operation-documented',
+    description: 'the live OpenAPI document describes a sendReply operation',
+    expect: ['DOCS-NO-REPLY-OPERATION'],
+    hook: () =>
+      rewriteJson(['getOpenApiDocument'], (b) =>
+        isObj(b) && isObj(b['paths'])
+          ? {
+              ...b,
+              paths: {
+                ...b['paths'],
+                '/v0/actions/{actionId}/reply': {
+                  post: {
+                    operationId: 'sendReply',
+                    summary: 'Send a reply',
+                    responses: { 202: { description: 'sent' } },
+                  },
+                },
+              },
+            }
+          : b,
+      ),
+  },
+  {
+    id: 'delete-action-documented',
+    description: 'the live OpenAPI document describes DELETE /v0/action/{id}, a fourth kind of write',
+    expect: ['DOCS-WRITES-ONLY-THREE'],
+    hook: () =>
+      rewriteJson(['getOpenApiDocument'], (b) => {
+        if (!isObj(b) || !isObj(b['paths']) || !isObj(b['paths']['/v0/action/{id}'])) return b;
+        const item = b['paths']['/v0/action/{id}'];
+        const remove = { operationId: 'deleteAction', responses: { 204: { description: 'deleted' } } };
+        return { ...b, paths: { ...b['paths'], '/v0/action/{id}': { ...item, delete: remove } } };
+      }),
+  },
+  {
+    id: 'expired-key-accepted',
+    description: 'an expired key is still honoured (as a read key)',
+    expect: ['AUTH-EXPIRED-KEY-401'],
+    hook: (keys) => swapKey(keys.expired, keys.read, ALL_OPS),
+  },
+  {
+    id: 'revoked-key-accepted',
+    description: 'a revoked key is still honoured (as a read key)',
+    expect: ['AUTH-REVOKED-KEY-401-AT-ONCE'],
+    hook: (keys) => swapKey(keys.revoked, keys.read, ALL_OPS),
+  },
+  {
+    id: 'path-ids-trimmed',
+    description: 'path identifiers are trimmed of whitespace before the lookup',
+    expect: ['ID-VARIANT-NOT-RESOLVED'],
+    hook: () =>
+      rewriteRequest(['getAction', 'getCustomFields', 'getAgent', 'getModerationCase'], (r) => {
+        const url = new URL(r.url);
+        url.pathname = url.pathname
+          .split('/')
+          .map((segment) => encodeURIComponent(decodeURIComponent(segment).trim()))
+          .join('/');
+        return withRequest(r, { url: url.toString() });
+      }),
+  },
+  {
+    id: 'external-id-nfc-normalised',
+    description: 'moderation externalIds are normalised to Unicode NFC on intake',
+    expect: ['MOD-ACK-EXTERNALID-ECHO', 'ID-STRING-PRESERVED', 'MOD-GET-CASE-FROM-ACK'],
+    hook: () =>
+      rewriteRequest(['submitModerationCase', 'submitModerationBatch'], async (r) => {
+        let body: unknown;
+        try {
+          body = JSON.parse(await r.clone().text());
+        } catch {
+          return r;
+        }
+        const nfc = (c: unknown): unknown =>
+          isObj(c) && typeof c['externalId'] === 'string'
+            ? { ...c, externalId: c['externalId'].normalize('NFC') }
+            : c;
+        const next =
+          isObj(body) && Array.isArray(body['cases'])
+            ? { ...body, cases: body['cases'].map(nfc) }
+            : nfc(body);
+        const headers = new Headers(r.headers);
+        headers.delete('content-length');
+        return new Request(r.url, { method: r.method, headers, body: JSON.stringify(next) });
+      }),
   },
   // ---------------------------------------------------------------- controls: not faults
   {
