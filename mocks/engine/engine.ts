@@ -13,6 +13,7 @@ import {
   type Operation,
   type ValidationIssue,
 } from '../../src/contract/index.ts';
+import { settleReplies } from '../agent/replies/machine.ts';
 import { type AdminApi, type AdminHost, createAdminApi, createAdminDispatcher } from './admin/index.ts';
 import { authenticate, hasScope } from './auth/index.ts';
 import { readJsonBody } from './body.ts';
@@ -291,6 +292,8 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     let result: HandlerResult;
     try {
       settleIngestion(state.ingestion, state.data);
+      // Approved agent replies delivered by now become AGENT messages first (cheap when none is in flight).
+      settleReplies(state.replies, state.data, clock.now());
       result = await handler({
         operationId,
         organization,

@@ -4,6 +4,7 @@
  */
 import { generateDataset } from '../../fixtures/index.ts';
 import { createSavedSearchState, type SavedSearchState } from '../agent/operations/saved-search-state.ts';
+import { createRepliesState, type RepliesState } from '../agent/replies/state.ts';
 import { type AuthState, createAuthState } from './auth/index.ts';
 import { createDataState, type DataState } from './data/index.ts';
 import { type DataBaseline, emptyDataset, loadBaseline } from './data-file/baseline.ts';
@@ -19,6 +20,8 @@ export interface EngineState {
   readonly data: DataState;
   readonly moderation: ModerationState;
   readonly ingestion: IngestionState;
+  /** Reply requests of the agent interface (`mocks/agent/replies/`). */
+  readonly replies: RepliesState;
   /** Saved searches of the agent interface, per organization (`mocks/agent/operations/`). */
   readonly savedSearches: SavedSearchState;
   /** What was loaded (generated set, data files): what reset returns to. Shared across resets. */
@@ -43,6 +46,7 @@ export function createEngineState(options: NormalizedEngineOptions): EngineState
     }),
     moderation: createModerationState({ seed: options.seed, ...options.moderation, clock }),
     ingestion: createIngestionState({ ...options.ingestion, clock }),
+    replies: createRepliesState({ seed: options.seed, adminToken: options.adminToken }),
     savedSearches: createSavedSearchState(),
     loaded: options.data,
   };

@@ -7,6 +7,7 @@ import { coreAdminRoutes } from './core-routes.ts';
 import { dataAdminRoutes } from './data.ts';
 import { ingestionAdminRoutes } from './ingestion.ts';
 import { moderationAdminRoutes } from './moderation.ts';
+import { repliesAdminRoutes } from './replies.ts';
 import type { AdminRoute } from './route.ts';
 import { violationsAdminRoutes } from './violations.ts';
 
@@ -17,5 +18,6 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...ingestionAdminRoutes,
   ...violationsAdminRoutes,
   ...chaosAdminRoutes,
+  ...repliesAdminRoutes,
   ...dataAdminRoutes,
 ];

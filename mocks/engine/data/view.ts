@@ -27,6 +27,7 @@ import {
   type TagRecord,
 } from '../../../fixtures/generate/types.ts';
 import type { IngestedAction, IngestedMessage } from './ingest-types.ts';
+import { withReplies } from './reply-overlay.ts';
 import { actionIdOfRow, type OrgData } from './state.ts';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -222,12 +223,14 @@ function entryOfDerived(m: DerivedMessage): ConversationEntryJson {
  * is one, else the messages with `parentMessageId` null. This is what `conversationJson` serialises.
  */
 export function conversationOf(org: OrgData, row: number): ConversationEntryJson[] {
-  const ingested = org.ingested.get(row);
-  if (ingested !== undefined) return (ingested.conversation ?? ingested.messages).map(entryOfIngested);
-  const threaded = org.table.hasFlag(row, 2);
-  return messagesOf(org.catalog, org.table, row, org.anchor).map((m) =>
-    entryOfDerived(threaded ? m : { ...m, parentMessageId: null }),
-  );
+  return withReplies(org, row, () => {
+    const ingested = org.ingested.get(row);
+    if (ingested !== undefined) return (ingested.conversation ?? ingested.messages).map(entryOfIngested);
+    const threaded = org.table.hasFlag(row, 2);
+    return messagesOf(org.catalog, org.table, row, org.anchor).map((m) =>
+      entryOfDerived(threaded ? m : { ...m, parentMessageId: null }),
+    );
+  });
 }
 
 function messageJson(entry: ConversationEntryJson): Record<string, unknown> {
@@ -248,7 +251,9 @@ export function actionDetail(org: OrgData, row: number): Record<string, unknown>
   const s = actionSummary(org, row, false);
   const ingested = org.ingested.get(row);
   const threaded = org.table.hasFlag(row, 2);
-  const entries = ingested ? ingested.messages.map(entryOfIngested) : conversationOf(org, row);
+  const entries = ingested
+    ? withReplies(org, row, () => ingested.messages.map(entryOfIngested))
+    : conversationOf(org, row);
   const detail: Record<string, unknown> = {
     user: {
       name: s['userName'],

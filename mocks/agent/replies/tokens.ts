@@ -1,0 +1,80 @@
+/**
+ * The confirmation link's token and the page's CSRF tokens: HMAC-SHA-256 (Web Crypto, so the engine
+ * still runs in a browser) under a secret derived from the engine's seed and, when the mock has one,
+ * its admin token. No `Math.random`, no `Date.now`: a run is reproducible from its seed, and a link is
+ * unguessable to anyone who knows neither (start a shared mock with a seed of its own, or an admin
+ * token). The token is bound to one request by the state's token map; the CSRF token names the page
+ * view it was issued for and is bound to the request and its link by the MAC.
+ */
+import { constantTimeEqual } from '../../engine/auth/constant-time.ts';
+
+const utf8 = new TextEncoder();
+
+/** A token as it appears in a link: 43 base64url characters (256 bits). */
+export const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function base64url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** An HMAC-SHA-256 signer under one secret; the key is imported once. */
+export class Signer {
+  readonly #key: Promise<CryptoKey>;
+
+  constructor(secret: string) {
+    this.#key = crypto.subtle.importKey(
+      'raw',
+      utf8.encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+  }
+
+  /** base64url(HMAC(secret, parts joined by a separator no part can hold unescaped)). */
+  async mac(...parts: readonly string[]): Promise<string> {
+    const message = parts.map((part) => JSON.stringify(part)).join('|');
+    const signature = await crypto.subtle.sign('HMAC', await this.#key, utf8.encode(message));
+    return base64url(new Uint8Array(signature));
+  }
+}
+
+/** The token of the confirmation link of one request (`serial` counts the links issued by the engine). */
+export function approvalToken(
+  signer: Signer,
+  serial: number,
+  organizationId: string,
+  requestId: string,
+): Promise<string> {
+  return signer.mac('approval', String(serial), organizationId, requestId);
+}
+
+/** A CSRF token for page view `view` of the request reached through `token`: `<view>.<mac>`. */
+export async function csrfToken(
+  signer: Signer,
+  view: number,
+  organizationId: string,
+  requestId: string,
+  token: string,
+): Promise<string> {
+  return `${view}.${await signer.mac('csrf', String(view), organizationId, requestId, token)}`;
+}
+
+/** Whether `presented` is a CSRF token this engine issued (a view up to `views`) for this request and link. */
+export async function csrfValid(
+  signer: Signer,
+  presented: string,
+  views: number,
+  organizationId: string,
+  requestId: string,
+  token: string,
+): Promise<boolean> {
+  const match = /^(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(presented);
+  if (match === null) return false;
+  const view = Number.parseInt(match[1] ?? '', 10);
+  if (!(view >= 1 && view <= views)) return false;
+  const expected = await csrfToken(signer, view, organizationId, requestId, token);
+  return constantTimeEqual(presented, expected);
+}

@@ -1,0 +1,91 @@
+/**
+ * Admin routes of the agent replies (test tooling, not part of the service; see docs/agent-replies.md).
+ * They stand in for the person and for the service's delivery, so a client can exercise every
+ * outcome, including "an uncertain delivery is not retried automatically":
+ *
+ * | route | operation |
+ * |---|---|
+ * | `GET /__mock/replies[?organizationId=]` | every reply request, with its state, page path and planned outcome |
+ * | `GET /__mock/replies/{organizationId}/{requestId}` | one request |
+ * | `POST /__mock/replies/{organizationId}/{requestId}/approve` | awaiting_approval → queued (as the person) |
+ * | `POST /__mock/replies/{organizationId}/{requestId}/reject` | awaiting_approval → rejected (as the person) |
+ * | `POST /__mock/replies/{organizationId}/{requestId}/advance` | the next clock step now (queued → delivering → outcome) |
+ * | `POST /__mock/replies/{organizationId}/{requestId}/outcome` `{outcome}` | force `failed`, `unknown` (or `delivered`) |
+ */
+import {
+  adminView,
+  approveReply,
+  findReply,
+  forceReplyOutcome,
+  listReplies,
+  ReplyAdminError,
+  rejectReply,
+  stepReply,
+} from '../../agent/replies/index.ts';
+import type { Engine } from '../engine.ts';
+import { errors } from '../errors.ts';
+import { type AdminContext, type AdminResult, type AdminRoute, ok } from './route.ts';
+
+type ReplyOperation = (engine: Pick<Engine, 'state' | 'clock'>, org: string, requestId: string) => unknown;
+
+/** Runs a typed operation on the route's request; a refusal becomes a 400/404/409 admin error. */
+function onRequest(ctx: AdminContext, operation: ReplyOperation): AdminResult {
+  try {
+    return ok({ reply: operation(ctx, ctx.params['organizationId'] ?? '', ctx.params['requestId'] ?? '') });
+  } catch (cause) {
+    if (cause instanceof ReplyAdminError) return errors.adminBadRequest(cause.message, cause.status);
+    throw cause;
+  }
+}
+
+const ONE = '/__mock/replies/{organizationId}/{requestId}';
+
+export const repliesAdminRoutes: readonly AdminRoute[] = [
+  {
+    method: 'GET',
+    path: '/__mock/replies',
+    summary:
+      'Agent reply requests (optionally ?organizationId=) with state, history, page path and planned outcome',
+    handle: (ctx) => ok({ replies: listReplies(ctx, ctx.query.get('organizationId') ?? undefined) }),
+  },
+  {
+    method: 'GET',
+    path: ONE,
+    summary: 'One agent reply request',
+    handle: (ctx) => onRequest(ctx, (engine, org, id) => adminView(findReply(engine, org, id))),
+  },
+  {
+    method: 'POST',
+    path: `${ONE}/approve`,
+    summary: 'Approve a reply request awaiting approval, as the person would (test tooling)',
+    handle: (ctx) => onRequest(ctx, approveReply),
+  },
+  {
+    method: 'POST',
+    path: `${ONE}/reject`,
+    summary: 'Reject a reply request awaiting approval, as the person would (test tooling)',
+    handle: (ctx) => onRequest(ctx, rejectReply),
+  },
+  {
+    method: 'POST',
+    path: `${ONE}/advance`,
+    summary:
+      "Take a reply request's next clock step now: queued → delivering → delivered (or the forced outcome)",
+    handle: (ctx) => onRequest(ctx, stepReply),
+  },
+  {
+    method: 'POST',
+    path: `${ONE}/outcome`,
+    summary: 'Force the delivery outcome of a reply request: {"outcome": "failed" | "unknown" | "delivered"}',
+    handle: (ctx) =>
+      onRequest(ctx, (engine, org, id) => {
+        const body = ctx.body;
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          throw new ReplyAdminError(
+            400,
+            'the request body must be a JSON object like {"outcome": "unknown"}',
+          );
+        return forceReplyOutcome(engine, org, id, (body as { readonly outcome?: unknown }).outcome);
+      }),
+  },
+];
