@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { CHAOS_FLAGS, CHAOS_USAGE, sdkInterceptorsFromFlags } from '../../mocks/engine/chaos/flags.ts';
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
+import { readDataFiles } from './data-files.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 
 const USAGE = `Usage: cca-kit mock [options]
@@ -12,6 +13,8 @@ Options:
   --host <addr>                  address to bind (default 127.0.0.1)
   --seed <n>                     seed of the generated data (default 42)
   --actions <n>                  number of seeded actions (default 2000)
+  --data <file>                  load a data file (docs/data-format.md); repeatable. Alone it replaces
+                                 the generated set; with --seed or --actions it lies over it
   --self-check                   validate every response against the contract (500 on a mismatch)
   --admin-token <token>          open /__mock/ to non-loopback clients presenting this token
   --moderation-latency <v>       ms until a moderation case completes, or instant, or manual (default 3000)
@@ -57,6 +60,7 @@ export const mockCommand: Command = {
         host: { type: 'string' },
         seed: { type: 'string' },
         actions: { type: 'string' },
+        data: { type: 'string', multiple: true },
         'self-check': { type: 'boolean' },
         'admin-token': { type: 'string' },
         'moderation-latency': { type: 'string' },
@@ -77,11 +81,20 @@ export const mockCommand: Command = {
     const sdk = sdkInterceptorsFromFlags(values, (message) => new UsageError(message));
     // Validators compile at the first request to each operation (a few ms each), not here: compiling
     // them all would add ~80 ms to every start for operations a session may never call.
+    const dataPaths = values.data ?? [];
+    const data = await readDataFiles(dataPaths);
+    // With data files, the generated set is there only when asked for (--seed or --actions).
+    const generated = dataPaths.length === 0 || values.seed !== undefined || values.actions !== undefined;
     const mock = await startMockServer({
       port: integerFlag('port', values.port, 4010, 65_535),
       host: values.host ?? '127.0.0.1',
-      seed: integerFlag('seed', values.seed, 42),
-      actions: integerFlag('actions', values.actions, 2000),
+      ...(generated
+        ? {
+            seed: integerFlag('seed', values.seed, 42),
+            actions: integerFlag('actions', values.actions, 2000),
+          }
+        : {}),
+      ...(data.length === 0 ? {} : { data }),
       selfCheck: values['self-check'] ?? false,
       adminToken: values['admin-token'] ?? null,
       clock,
@@ -99,9 +112,9 @@ export const mockCommand: Command = {
         `  OpenAPI JSON : ${mock.url}/docs/json`,
         `  Admin API    : ${mock.url}/__mock/ (loopback${values['admin-token'] ? ' or X-Mock-Admin-Token' : ' only'})`,
         `  Violations   : ${mock.url}/__mock/violations; ${sdk.summary}`,
-        `  seed ${String(engine.options.seed)}, ${engine.options.actions} actions, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}, ready in ${Math.round(performance.now() - started)} ms`,
+        `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}, ready in ${Math.round(performance.now() - started)} ms`,
         '',
-        'Seeded API keys (send as X-API-Key):',
+        `${dataPaths.length === 0 ? 'Seeded' : 'Loaded'} API keys (send as X-API-Key):`,
         formatTable(
           ['organization', 'profile', 'status', 'key'],
           keys.map((k) => [k.organizationId, k.profile, k.status, k.key]),
