@@ -3,12 +3,13 @@
  * REST answer and every operation output is validated; a violation is recorded), keys, an agent
  * context per key, and a REST request helper through `engine.handle`.
  */
+
+import { createOperationRegistry } from '../mocks/agent/operations/index.ts';
+import type { AgentContext, OperationRegistry, Outcome } from '../mocks/agent/types.ts';
 import { MockClock } from '../mocks/engine/clock.ts';
 import { createEngine, type Engine } from '../mocks/engine/engine.ts';
 import type { EngineOptions } from '../mocks/engine/options.ts';
 import type { KeyProfile, Scope } from '../mocks/engine/types.ts';
-import { createOperationRegistry } from '../mocks/agent/operations/index.ts';
-import type { AgentContext, OperationRegistry, Outcome } from '../mocks/agent/types.ts';
 
 export const START = Date.parse('2026-11-20T12:00:00Z');
 export const ORG = 'org_acme';
@@ -29,13 +30,23 @@ export interface OperationsHarness {
   call(id: string, input: unknown, ctx?: AgentContext): Promise<Outcome<unknown>>;
   /** Calls and returns the value; throws with the failure when the call failed. */
   value(id: string, input: unknown, ctx?: AgentContext): Promise<Record<string, unknown>>;
-  rest(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: unknown }>;
+  rest(
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: string,
+  ): Promise<{ status: number; body: unknown }>;
   readonly restKey: string;
   readonly importKey: string;
 }
 
 export function createOperationsHarness(options: EngineOptions = {}): OperationsHarness {
-  const engine = createEngine({ actions: 600, selfCheck: true, clock: new MockClock({ start: START }), ...options });
+  const engine = createEngine({
+    actions: 600,
+    selfCheck: true,
+    clock: new MockClock({ start: START }),
+    ...options,
+  });
   const registry = createOperationRegistry();
   const restKey = engine.admin.createKey({ organizationId: ORG, profile: 'reporting', expiry: 'none' }).key;
   const importKey = engine.admin.createKey({ organizationId: ORG, profile: 'import', expiry: 'none' }).key;
@@ -62,7 +73,9 @@ export function createOperationsHarness(options: EngineOptions = {}): Operations
         init.body = JSON.stringify(body);
         (init.headers as Record<string, string>)['content-type'] = 'application/json';
       }
-      const response = await engine.handle(new Request(`http://mock.test${path}`, init), { remoteAddress: '127.0.0.1' });
+      const response = await engine.handle(new Request(`http://mock.test${path}`, init), {
+        remoteAddress: '127.0.0.1',
+      });
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
     },
