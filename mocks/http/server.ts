@@ -5,6 +5,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { type AgentHttpRoutes, createAgentHttpRoutes } from '../agent/http.ts';
+import type { AgentServerOptions } from '../agent/server/agent-server.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineAnswer } from '../engine/exchange.ts';
 import type { EngineOptions } from '../engine/options.ts';
@@ -39,6 +41,8 @@ export interface MockServerOptions extends EngineOptions {
   /** An engine to serve instead of creating one from the other options. */
   readonly engine?: Engine;
   readonly limits?: Partial<ServerLimits>;
+  /** The agent interface (MCP at /mcp, /llms.txt, /agent/...) on the same port; `false` serves REST only. */
+  readonly agent?: false | AgentServerOptions;
 }
 
 export interface MockServer {
@@ -48,6 +52,8 @@ export interface MockServer {
   readonly host: string;
   readonly engine: Engine;
   readonly server: Server;
+  /** The agent interface's routes, unless `agent: false`. */
+  readonly agent: AgentHttpRoutes | undefined;
   /** Stops accepting, closes every connection, resolves when the server is closed. */
   close(): Promise<void>;
 }
@@ -137,12 +143,26 @@ function onClientError(error: Error & { code?: string }, socket: Socket): void {
  * await mock.close();
  */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
-  const { host = '127.0.0.1', port = 0, engine: given, limits: limitOptions, ...engineOptions } = options;
+  const {
+    host = '127.0.0.1',
+    port = 0,
+    engine: given,
+    limits: limitOptions,
+    agent: agentOptions,
+    ...engineOptions
+  } = options;
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
   const engine = given ?? createEngine(engineOptions);
   const assets: DocsAssets = createDocsAssets();
   const pool = createBufferPool();
   let fallbackOrigin = '';
+  const agent =
+    agentOptions === false
+      ? undefined
+      : createAgentHttpRoutes(engine, {
+          ownHost: () => fallbackOrigin.slice('http://'.length),
+          ...agentOptions,
+        });
 
   // Node checks the header/request time-outs on an interval; 1 s keeps them close to their values.
   const server = createServer(
@@ -179,6 +199,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const hostHeader = req.headers.host;
       const origin =
         hostHeader !== undefined && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : fallbackOrigin;
+      if (agent !== undefined && (await agent.serve(req, res, origin))) return;
       const request = toEngineRequest(req, origin, state);
       if (request === undefined) {
         sendError(res, 400, 'Malformed request line or headers', true);
@@ -213,10 +234,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     host: address.address,
     engine,
     server,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    agent,
+    close: async () => {
+      await agent?.close();
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
-      }),
+      });
+    },
   };
 }

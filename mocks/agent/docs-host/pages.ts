@@ -1,0 +1,222 @@
+/**
+ * The documentation pages of the agent host (spec 4.18 rule 5), written from the project's own data:
+ * the agent contract (tools, profiles, failures, the operation catalog), the rules catalog, the REST
+ * contract's operation table and docs/agent-interface.md. Each page is Markdown; `llms.txt` links
+ * them and `llms-full.txt` is all of them in one file.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { AgentContract } from '../../../src/contract/agent.ts';
+import { contractDocument } from '../../../src/contract/load.ts';
+import { rules } from '../../../src/contract/rules.ts';
+import type { ToolSet } from '../server/tool-set.ts';
+
+export interface DocPage {
+  /** The URL path of the Markdown page, e.g. `/agent-docs/tools.md`. */
+  readonly path: string;
+  readonly title: string;
+  /** One line for llms.txt. */
+  readonly summary: string;
+  readonly markdown: string;
+}
+
+export interface PageSources {
+  readonly contract: AgentContract;
+  readonly tools: ToolSet;
+}
+
+const fence = (value: unknown): string => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+
+function toolsPage({ contract, tools }: PageSources): string {
+  const lines = ['# Agent tools (MCP)', ''];
+  lines.push(
+    'Connect over Streamable HTTP at `/mcp` on this origin (or `cca-kit mcp --stdio`). Send the API key as `Authorization: Bearer <key>` or `X-API-Key: <key>`.',
+    '',
+    '## Tools per key profile',
+    '',
+    '| profile | tools | why |',
+    '|---|---|---|',
+  );
+  const profiles = (contract.files['tools.json'] as { profiles?: Record<string, { why?: string }> }).profiles;
+  for (const [profile, names] of Object.entries(contract.profiles)) {
+    lines.push(`| ${profile} | ${names.join(', ') || '(none)'} | ${profiles?.[profile]?.why ?? ''} |`);
+  }
+  for (const declaration of contract.tools) {
+    lines.push('', `## ${declaration.name}`, '', declaration.description, '');
+    const served = tools.served.find((t) => t.declaration.name === declaration.name);
+    if (served === undefined) {
+      lines.push('Not served by this build yet.');
+      continue;
+    }
+    lines.push(
+      'Input schema:',
+      '',
+      fence(served.inputSchema),
+      '',
+      'Output schema:',
+      '',
+      fence(served.outputSchema),
+    );
+  }
+  return lines.join('\n');
+}
+
+function failuresPage({ contract }: PageSources): string {
+  const lines = [
+    '# Agent failures',
+    '',
+    'A failed tool call is an MCP result with `isError: true` whose `structuredContent` is one of these objects (discriminated by `kind`, with a stable `code`). Inside `execute`, a failed `call()` throws an `Error` carrying the same failure.',
+    '',
+    '| kind | code | section | meaning |',
+    '|---|---|---|---|',
+  ];
+  const kinds =
+    (
+      contract.files['failures.json'] as {
+        kinds?: { kind: string; code: string; section: string | null; summary: string }[];
+      }
+    ).kinds ?? [];
+  for (const k of kinds) lines.push(`| ${k.kind} | ${k.code} | ${k.section ?? 'mock'} | ${k.summary} |`);
+  lines.push('', '## Schema', '', fence(contract.schemaAt('failures.json', '/schema')));
+  return lines.join('\n');
+}
+
+interface CatalogOperation {
+  readonly id: string;
+  readonly summary: string;
+  readonly effect: string;
+  readonly inputSchema?: unknown;
+  readonly outputSchema?: unknown;
+}
+
+function operationsPage({ contract }: PageSources): string | undefined {
+  const file = contract.files['operations.json'] as { operations?: CatalogOperation[] } | undefined;
+  const operations = file?.operations;
+  if (operations === undefined) return undefined;
+  const lines = [
+    '# Operations behind execute',
+    '',
+    'Inside `execute`, `spec()` lists these (id, summary, effect) and `spec(id)` returns the schemas below; `await call(id, input)` validates the input against them first. A write needs a key with the `write` scope.',
+    '',
+    '| id | effect | summary |',
+    '|---|---|---|',
+  ];
+  for (const op of operations) lines.push(`| \`${op.id}\` | ${op.effect} | ${op.summary} |`);
+  for (const op of operations) {
+    lines.push(
+      '',
+      `## ${op.id}`,
+      '',
+      op.summary,
+      '',
+      'Input:',
+      '',
+      fence(op.inputSchema),
+      '',
+      'Output:',
+      '',
+      fence(op.outputSchema),
+    );
+  }
+  return lines.join('\n');
+}
+
+function rulesPage(): string {
+  const lines = [
+    '# Agent interface rules',
+    '',
+    'The normative statements of the agent interface, from the rules catalog (`contract/rules.json`), with their stable ids. `check` says how a client can verify a rule: `live` on any deployment, `live-write` needs writes, `mock-only` needs control of the server. A `spec gap` is what the specification leaves unstated.',
+  ];
+  for (const rule of rules) {
+    if (!rule.id.startsWith('AGENT-MCP-') || rule.retired === true) continue;
+    lines.push(
+      '',
+      `## ${rule.id}`,
+      '',
+      `${rule.statement} (section ${rule.section}, ${rule.kind}, ${rule.check})`,
+    );
+    if (rule.specGap !== undefined) lines.push('', `Spec gap: ${rule.specGap}`);
+  }
+  return lines.join('\n');
+}
+
+function restPage(): string {
+  const lines = [
+    '# The REST interface (same engine)',
+    '',
+    'Every REST request carries `X-API-Key`. An action an agent finds through MCP is the same action the REST list returns. OpenAPI JSON: `/docs/json`; Swagger UI: `/docs`.',
+    '',
+    '| operationId | method | path | summary |',
+    '|---|---|---|---|',
+  ];
+  const paths = contractDocument.paths ?? {};
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of ['get', 'post', 'patch', 'put', 'delete'] as const) {
+      const op = item?.[method];
+      if (op === undefined) continue;
+      lines.push(`| ${op.operationId ?? ''} | ${method.toUpperCase()} | \`${path}\` | ${op.summary ?? ''} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** docs/agent-interface.md, from the source tree or beside the built package; undefined when absent. */
+function interfaceGuide(): string | undefined {
+  for (const relative of ['../../../docs/agent-interface.md', '../../../../docs/agent-interface.md']) {
+    try {
+      return readFileSync(fileURLToPath(new URL(relative, import.meta.url)), 'utf8');
+    } catch {
+      // Not at this location (a built package keeps docs one level up); try the next.
+    }
+  }
+  return undefined;
+}
+
+/** Every page, in llms.txt order. */
+export function buildPages(sources: PageSources): readonly DocPage[] {
+  const pages: DocPage[] = [];
+  const guide = interfaceGuide();
+  if (guide !== undefined)
+    pages.push({
+      path: '/agent/docs/agent-interface.md',
+      title: 'Agent interface guide',
+      summary:
+        'How the mock honours every statement of spec 4.18, every choice where the spec is silent, limits and flags.',
+      markdown: guide,
+    });
+  pages.push({
+    path: '/agent/docs/tools.md',
+    title: 'Agent tools',
+    summary: 'The MCP tools, which key profile sees which, and their input and output schemas.',
+    markdown: toolsPage(sources),
+  });
+  const operations = operationsPage(sources);
+  if (operations !== undefined)
+    pages.push({
+      path: '/agent/docs/operations.md',
+      title: 'Operations behind execute',
+      summary: 'The operation catalog that spec() lists, with input and output schemas.',
+      markdown: operations,
+    });
+  pages.push(
+    {
+      path: '/agent/docs/failures.md',
+      title: 'Agent failures',
+      summary: 'Failure kinds and codes of tool results and of call() inside execute.',
+      markdown: failuresPage(sources),
+    },
+    {
+      path: '/agent/docs/rules.md',
+      title: 'Agent interface rules',
+      summary: 'The AGENT-MCP-* rules with stable ids, sections, checks and spec gaps.',
+      markdown: rulesPage(),
+    },
+    {
+      path: '/agent/docs/rest.md',
+      title: 'REST interface',
+      summary: 'The REST operations served by the same engine, with their paths.',
+      markdown: restPage(),
+    },
+  );
+  return pages;
+}

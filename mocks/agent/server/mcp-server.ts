@@ -1,0 +1,161 @@
+/**
+ * One MCP server instance for one authenticated identity, on the official SDK (`McpServer`). The
+ * tool list and calls are answered by our own handlers on the SDK's underlying `Server` (the SDK's
+ * documented route for custom request handlers), because the schemas are contract data validated by
+ * our ajv layer, never restated in zod:
+ *
+ * - `tools/list` lists the identity's tools with their contract input and output schemas;
+ * - `tools/call` validates the arguments (an `invalid_input` failure naming the field), runs the
+ *   handler, and answers `structuredContent` plus a text copy; a failure is an `isError` result whose
+ *   structuredContent is the `AgentFailure`. An unknown tool is a JSON-RPC error (-32602) naming the
+ *   tools this key may use.
+ */
+import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { Engine } from '../../engine/engine.ts';
+import type { AgentContext, AgentFailure, AgentIdentity } from '../types.ts';
+import type { KeyRefusal } from './identity.ts';
+import type { ServedTool, ToolSet } from './tool-set.ts';
+
+export const SERVER_NAME = 'cca-kit-agent';
+export const SERVER_VERSION = '0.1.0';
+
+const INSTRUCTIONS = [
+  'Customer-Conversation Analytics Service, agent interface (cca-kit mock).',
+  'Read the playbooks first: list_skills, then read_skill.',
+  'execute runs a JavaScript body: `await call(operationId, input)` returns an operation output and throws an Error on failure;',
+  '`spec()` lists the operations (id, summary, effect) and `spec(id)` gives its schemas. Page with `cursor`/`limit`;',
+  'save `nextCursor` to resume long exports in a later execute call.',
+  'Replies: prepare_reply, then review_reply answers approval_required with a link where a human confirms;',
+  'this is not a success. Read the state with open_reply; never resend after an unknown delivery state.',
+  'Documentation: /llms.txt on the same origin.',
+].join(' ');
+
+/** What a server instance needs besides its identity. */
+export interface McpServerSetup {
+  readonly engine: Engine;
+  readonly tools: ToolSet;
+  /** The origin links are built on (confirmation pages); null when there is none (in process, stdio). */
+  readonly publicOrigin: string | null;
+  /**
+   * Checked before each tool call, so a key revoked or expired during a session fails at once (spec
+   * 5.6); undefined means the key is still good.
+   */
+  readonly recheck?: () => KeyRefusal | undefined;
+}
+
+interface ToolResult {
+  [key: string]: unknown;
+  content: { type: 'text'; text: string }[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function failureResult(failure: AgentFailure): ToolResult {
+  return {
+    content: [{ type: 'text', text: `${failure.code}: ${failure.message}\n${JSON.stringify(failure)}` }],
+    structuredContent: { ...failure },
+    isError: true,
+  };
+}
+
+function successResult(value: unknown): ToolResult {
+  const text = JSON.stringify(value) ?? 'null';
+  const structured =
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : { result: value };
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+function toolDefinition(tool: ServedTool): Record<string, unknown> {
+  const { name, title, description, annotations } = tool.declaration;
+  return {
+    name,
+    title,
+    description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations,
+  };
+}
+
+async function callTool(
+  setup: McpServerSetup,
+  identity: AgentIdentity,
+  tool: ServedTool,
+  rawArgs: unknown,
+  signal: AbortSignal,
+): Promise<ToolResult> {
+  const args = rawArgs ?? {};
+  const checked = tool.input.check(args);
+  if (!checked.ok) {
+    const first = checked.issues[0];
+    return failureResult({
+      kind: 'invalid_input',
+      code: 'INVALID_INPUT',
+      field: first?.pointer ?? '',
+      message: `Invalid arguments for ${tool.declaration.name}: ${checked.issues.map((i) => i.message.replace(/^body field /, 'argument ').replace(/^request body/, 'arguments')).join('; ')}`,
+    });
+  }
+  const context: AgentContext = { engine: setup.engine, identity, publicOrigin: setup.publicOrigin, signal };
+  let outcome: Awaited<ReturnType<typeof tool.handler.handle>>;
+  try {
+    outcome = await tool.handler.handle(context, args as Record<string, unknown>);
+  } catch (error) {
+    // A handler must answer failures as data; a throw is a bug in the mock, reported as such.
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `Tool ${tool.declaration.name} failed inside the mock: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  if (!outcome.ok) return failureResult(outcome.failure);
+  const result = successResult(outcome.value);
+  const valid = tool.output.check(result.structuredContent);
+  if (!valid.ok)
+    throw new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `Tool ${tool.declaration.name} answered outside its outputSchema (a mock bug): ${valid.issues.map((i) => i.message).join('; ')}`,
+    );
+  return result;
+}
+
+/**
+ * A fresh SDK server for one identity (one HTTP exchange, one session, one stdio connection, one
+ * in-process pair).
+ *
+ * @example
+ * const server = createMcpServerFor(identity, { engine, tools, publicOrigin: null });
+ * await server.connect(transport);
+ */
+export function createMcpServerFor(identity: AgentIdentity, setup: McpServerSetup): McpServer {
+  const mcp = new McpServer(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'cca-kit: Customer-Conversation Analytics (mock)' },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
+  const tools = setup.tools.forIdentity(identity);
+  const byName = new Map(tools.map((tool) => [tool.declaration.name, tool]));
+
+  mcp.server.setRequestHandler('tools/list', () => ({ tools: tools.map(toolDefinition) as never }));
+  mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
+    const refused = setup.recheck?.();
+    if (refused !== undefined)
+      throw new ProtocolError(-32001, `The API key is ${refused === 'missing' ? 'missing' : refused}`, {
+        reason: refused,
+      });
+    const name = request.params.name;
+    const tool = byName.get(name);
+    if (tool === undefined) {
+      const names = tools.map((t) => t.declaration.name);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool "${name}": this key (profile ${identity.profile}) may use ${names.length === 0 ? 'no tools' : names.join(', ')}`,
+      );
+    }
+    const result = await callTool(setup, identity, tool, request.params.arguments, ctx.mcpReq.signal);
+    return mcp.server.projectCallToolResult(
+      result as never,
+      typeof tool.outputSchema === 'object' ? tool.outputSchema : undefined,
+    );
+  });
+  return mcp;
+}
