@@ -20,6 +20,9 @@ export type ScriptOutcome =
       readonly isError: boolean;
       readonly name: string;
       readonly message: string;
+      /** The error's own `code` and `kind` members, when the deployment sets them. */
+      readonly code: string | null;
+      readonly errorKind: string | null;
       readonly answer: ToolAnswer;
     }
   /** `execute` itself failed (time-out, syntax error, limit...) or printed no result. */
@@ -39,7 +42,8 @@ export function wrapScript(body: string): string {
     '  __ccaOut = { ok: true, value: await __ccaBody() };',
     '} catch (e) {',
     '  __ccaOut = { ok: false, isError: e instanceof Error, name: String(e && e.name),',
-    '    message: String(e && e.message !== undefined ? e.message : e) };',
+    '    message: String(e && e.message !== undefined ? e.message : e),',
+    "    code: e && typeof e.code === 'string' ? e.code : null, kind: e && typeof e.kind === 'string' ? e.kind : null };",
     '}',
     `console.log(${JSON.stringify(OPEN)} + JSON.stringify(__ccaOut) + ${JSON.stringify(CLOSE)});`,
   ].join('\n');
@@ -85,7 +89,9 @@ function textParts(answer: ToolAnswer): unknown[] {
 /** Reads the marked result out of an `execute` answer. */
 export function scriptOutcome(answer: ToolAnswer): ScriptOutcome {
   const marked =
-    answer.kind === 'result' ? (findMarked(answer.structuredContent) ?? findMarked(textParts(answer))) : undefined;
+    answer.kind === 'result'
+      ? (findMarked(answer.structuredContent) ?? findMarked(textParts(answer)))
+      : undefined;
   if (marked === undefined) {
     const text =
       answer.kind === 'result'
@@ -99,6 +105,8 @@ export function scriptOutcome(answer: ToolAnswer): ScriptOutcome {
     isError?: boolean;
     name?: string;
     message?: string;
+    code?: string | null;
+    kind?: string | null;
   };
   if (out.ok) return { kind: 'value', value: out.value, answer };
   return {
@@ -106,6 +114,8 @@ export function scriptOutcome(answer: ToolAnswer): ScriptOutcome {
     isError: out.isError === true,
     name: out.name ?? '',
     message: out.message ?? '',
+    code: out.code ?? null,
+    errorKind: out.kind ?? null,
     answer,
   };
 }
@@ -120,7 +130,10 @@ export async function scriptArgument(session: McpSession): Promise<string> {
   const known = scriptArgs.get(session);
   if (known !== undefined) return known;
   const tool = (await session.listTools()).find((t) => t.name === 'execute');
-  const schema = (tool?.inputSchema ?? {}) as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const schema = (tool?.inputSchema ?? {}) as {
+    properties?: Record<string, { type?: unknown }>;
+    required?: unknown;
+  };
   const required = Array.isArray(schema.required) ? (schema.required as unknown[]) : [];
   const strings = Object.entries(schema.properties ?? {})
     .filter(([, p]) => p.type === 'string')

@@ -1,0 +1,301 @@
+/**
+ * The tools of section 4.18: the listed names and input schemas per key, results valid against a
+ * declared output schema (extra fields tolerated), invalid arguments refused naming the field, and
+ * permission-limited keys that cannot do what their profile does not allow.
+ */
+import fc from 'fast-check';
+import { aimedCases } from '../../src/arbitraries/aimed.ts';
+import { exampleFromSchema } from '../../src/arbitraries/from-schema.ts';
+import type { JsonSchema } from '../../src/arbitraries/json-schema.ts';
+import type { KeyRole } from '../../src/client/types.ts';
+import { violate } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { checkAgainst } from '../../src/conformance/mcp/schemas.ts';
+import { runScript } from '../../src/conformance/mcp/script.ts';
+import {
+  type ListedTool,
+  type McpSession,
+  type ToolAnswer,
+  textOf,
+} from '../../src/conformance/mcp/session.ts';
+import { Absent, agentExamples, agentProperty, brief, isObj, requireTool, withSession } from './support.ts';
+
+const GROUP = 'agent';
+export const SPEC_TOOLS = [
+  'list_skills',
+  'read_skill',
+  'read_skill_file',
+  'execute',
+  'prepare_reply',
+  'review_reply',
+  'open_reply',
+] as const;
+const SKILL_TOOLS = ['list_skills', 'read_skill', 'read_skill_file'];
+const LISTING_ROLES: readonly KeyRole[] = ['read', 'write', 'ingest', 'otherOrgRead'];
+
+/** Everything a failure says: its structured content and its text. */
+export function failureText(answer: ToolAnswer): string {
+  if (answer.kind !== 'result') return answer.message;
+  return `${JSON.stringify(answer.structuredContent ?? null)}\n${textOf(answer)}`;
+}
+
+const listed: Law = {
+  id: 'agent.tools.listed',
+  group: GROUP,
+  title: 'tools/list: only the seven tools of 4.18, each input schema an object; the skill tools listed',
+  ruleIds: ['AGENT-MCP-TOOLS-ONLY-SPEC-NAMES', 'AGENT-MCP-SKILL-TOOLS-LISTED'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    agentExamples(ctx, async () => {
+      let checks = 0;
+      for (const role of LISTING_ROLES.filter((r) => ctx.client.hasKey(r))) {
+        const tools = await withSession(ctx, role, (s) => s.listTools());
+        for (const tool of tools) {
+          if (!(SPEC_TOOLS as readonly string[]).includes(tool.name))
+            violate(
+              'AGENT-MCP-TOOLS-ONLY-SPEC-NAMES',
+              'unknown-tool',
+              `key ${role} lists tool ${tool.name}, not a tool of 4.18`,
+            );
+          const schema = tool.inputSchema;
+          if (!isObj(schema) || schema['type'] !== 'object')
+            violate(
+              'AGENT-MCP-TOOLS-ONLY-SPEC-NAMES',
+              'input-not-object',
+              `${tool.name} input schema is not an object: ${brief(schema)}`,
+            );
+          checks += 1;
+        }
+        const names = tools.map((t) => t.name);
+        const missing = SKILL_TOOLS.filter((n) => !names.includes(n));
+        if (missing.length > 0)
+          violate(
+            'AGENT-MCP-SKILL-TOOLS-LISTED',
+            'skill-tools-missing',
+            `key ${role}: tools/list lacks ${missing.join(', ')}`,
+          );
+      }
+      return checks;
+    }),
+};
+
+/** A safe call of each read-only tool, for schema checks (never a write). */
+async function sampleCalls(
+  session: McpSession,
+  tools: readonly ListedTool[],
+): Promise<[string, ToolAnswer][]> {
+  const out: [string, ToolAnswer][] = [];
+  const names = tools.map((t) => t.name);
+  if (names.includes('list_skills')) {
+    const skills = await session.callTool('list_skills', {});
+    out.push(['list_skills', skills]);
+  }
+  if (names.includes('execute')) {
+    out.push([
+      'execute',
+      await session.callTool('execute', { [await scriptArg(tools)]: 'console.log("hi")' }),
+    ]);
+  }
+  return out;
+}
+
+async function scriptArg(tools: readonly ListedTool[]): Promise<string> {
+  const schema = tools.find((t) => t.name === 'execute')?.inputSchema as {
+    properties?: Record<string, unknown>;
+  };
+  const props = Object.keys(schema?.properties ?? {});
+  return props.includes('script') ? 'script' : (props[0] ?? 'script');
+}
+
+const resultSchema: Law = {
+  id: 'agent.tools.result-schema',
+  group: GROUP,
+  title: 'successful results validate against the declared outputSchema (extra fields tolerated)',
+  ruleIds: ['AGENT-MCP-TOOL-RESULT-SCHEMA'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    agentExamples(ctx, async () =>
+      withSession(ctx, 'read', async (session) => {
+        const tools = await session.listTools();
+        let checks = 0;
+        for (const [name, answer] of await sampleCalls(session, tools)) {
+          const tool = tools.find((t) => t.name === name);
+          if (answer.kind !== 'result' || answer.isError || tool?.outputSchema === undefined) continue;
+          const check = checkAgainst(tool.outputSchema, answer.structuredContent);
+          if (check.ok === false)
+            violate(
+              'AGENT-MCP-TOOL-RESULT-SCHEMA',
+              `output-${name}`,
+              `${name} result does not match its outputSchema: ${check.errors.join('; ')}`,
+              answer.structuredContent,
+            );
+          checks += 1;
+        }
+        return checks;
+      }),
+    ),
+};
+
+/** Invalid argument cases of the read-only tools' input schemas, aimed at one constraint each. */
+function invalidCases(
+  tool: ListedTool,
+): { tool: string; field: string; args: Record<string, unknown>; what: string }[] {
+  const schema = tool.inputSchema as JsonSchema;
+  const base = exampleFromSchema(schema);
+  return aimedCases(schema, base, { maxDepth: 1 })
+    .filter((c) => !c.valid && c.path.length >= 1 && isObj(c.value))
+    .map((c) => ({
+      tool: tool.name,
+      field: String(c.path[0]),
+      args: c.value as Record<string, unknown>,
+      what: c.description,
+    }));
+}
+
+const READ_ONLY_TOOLS = ['read_skill', 'read_skill_file', 'execute'];
+
+const invalidArguments: Law = {
+  id: 'agent.tools.invalid-arguments',
+  group: GROUP,
+  title: 'arguments breaking a constraint of the input schema are refused naming the field',
+  ruleIds: ['AGENT-MCP-INVALID-INPUT-NAMES-FIELD'],
+  needs: { keys: ['read'] },
+  run: async (ctx) => {
+    const tools = await withSession(ctx, 'read', (s) => s.listTools());
+    const cases = tools.filter((t) => READ_ONLY_TOOLS.includes(t.name)).flatMap(invalidCases);
+    if (cases.length === 0)
+      return {
+        kind: 'not-run',
+        ruleIds: ctx.ruleIds,
+        reason: 'no read-only tool with a constrained argument is listed',
+      };
+    return agentProperty(
+      ctx,
+      fc.constantFrom(...cases),
+      async (c) => {
+        const answer = await withSession(ctx, 'read', (s) => s.callTool(c.tool, c.args));
+        if (answer.kind === 'result' && !answer.isError)
+          violate(
+            'AGENT-MCP-INVALID-INPUT-NAMES-FIELD',
+            `accepted-${c.tool}`,
+            `${c.tool} accepted ${c.what}`,
+            c,
+          );
+        if (!failureText(answer).includes(c.field))
+          violate(
+            'AGENT-MCP-INVALID-INPUT-NAMES-FIELD',
+            `unnamed-${c.tool}`,
+            `${c.tool} refused ${c.what} without naming ${c.field}: ${failureText(answer).slice(0, 300)}`,
+            c,
+          );
+      },
+      { runs: Math.min(ctx.runs, cases.length * 2) },
+    );
+  },
+};
+
+async function writeOperation(ctx: LawContext, session: McpSession): Promise<{ id: string; input: unknown }> {
+  const out = await runScript(
+    session,
+    `const list = await spec();
+     const w = (Array.isArray(list) ? list : (list.operations ?? [])).find((o) => o.effect === 'write');
+     if (!w) return null;
+     const s = await spec(w.id);
+     return { id: w.id, inputSchema: s.inputSchema ?? s.input ?? null };`,
+  );
+  if (out.kind !== 'value' || !isObj(out.value)) throw new Absent('no write operation is listed by spec()');
+  const input = exampleFromSchema((out.value['inputSchema'] ?? {}) as JsonSchema);
+  void ctx;
+  return { id: String(out.value['id']), input };
+}
+
+const readKeyWriteForbidden: Law = {
+  id: 'agent.tools.read-key-write-forbidden',
+  group: GROUP,
+  title: 'a write operation through execute with a read-only key throws, naming the scope write',
+  ruleIds: ['AGENT-MCP-READ-KEY-WRITE-FORBIDDEN'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    agentExamples(ctx, async () => {
+      await requireTool(ctx, 'read', 'execute');
+      return withSession(ctx, 'read', async (session) => {
+        const op = await writeOperation(ctx, session);
+        const out = await runScript(
+          session,
+          `return await call(${JSON.stringify(op.id)}, ${JSON.stringify(op.input)});`,
+        );
+        if (out.kind === 'value')
+          violate(
+            'AGENT-MCP-READ-KEY-WRITE-FORBIDDEN',
+            'write-allowed',
+            `${op.id} succeeded with a read-only key`,
+            op,
+          );
+        if (out.kind === 'threw' && !/write/i.test(out.message))
+          violate(
+            'AGENT-MCP-READ-KEY-WRITE-FORBIDDEN',
+            'scope-unnamed',
+            `${op.id} with a read-only key threw without naming scope write: ${out.message}`,
+            op,
+          );
+        if (out.kind === 'failed' && !/write/i.test(out.text))
+          violate(
+            'AGENT-MCP-READ-KEY-WRITE-FORBIDDEN',
+            'scope-unnamed',
+            `${op.id} with a read-only key failed without naming scope write: ${out.text}`,
+            op,
+          );
+        return 1;
+      });
+    }),
+};
+
+const importKeyLimited: Law = {
+  id: 'agent.tools.import-key-limited',
+  group: GROUP,
+  title: 'an Import key reads no reporting data and cannot prepare replies',
+  ruleIds: ['AGENT-MCP-IMPORT-KEY-NO-REPORTING-NO-REPLIES'],
+  needs: { keys: ['ingest'] },
+  run: (ctx) =>
+    agentExamples(ctx, async () =>
+      withSession(ctx, 'ingest', async (session) => {
+        const names = (await session.listTools()).map((t) => t.name);
+        let checks = 1;
+        if (names.includes('execute')) {
+          const out = await runScript(session, `return await call('query.search.actions', { limit: 1 });`);
+          if (out.kind === 'value')
+            violate(
+              'AGENT-MCP-IMPORT-KEY-NO-REPORTING-NO-REPLIES',
+              'import-reads',
+              'an Import key read actions through execute',
+              out.value,
+            );
+          checks += 1;
+        }
+        if (names.includes('prepare_reply')) {
+          const answer = await session.callTool('prepare_reply', {
+            actionId: 'cca-conform-none',
+            text: 'never sent',
+            requestId: '00000000-0000-4000-8000-000000000000',
+          });
+          if (answer.kind === 'result' && !answer.isError)
+            violate(
+              'AGENT-MCP-IMPORT-KEY-NO-REPORTING-NO-REPLIES',
+              'import-replies',
+              'an Import key prepared a reply',
+              answer.structuredContent,
+            );
+          checks += 1;
+        }
+        return checks;
+      }),
+    ),
+};
+
+export const toolLaws: readonly Law[] = [
+  listed,
+  resultSchema,
+  invalidArguments,
+  readKeyWriteForbidden,
+  importKeyLimited,
+];

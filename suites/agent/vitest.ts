@@ -1,0 +1,54 @@
+/**
+ * Runs agent laws as vitest tests, one test per law named by its id and rule ids, through
+ * `runConformance` exactly as the CLI runs them. Target: `CCA_BASE_URL` (and `CCA_MCP_URL`) with the
+ * `CCA_*_KEY` variables, or our mock when unset. `CCA_SEED` and `CCA_RUNS` pin the seed and the cases.
+ * A law not run on our mock is a failure (nothing may be left unrun there); on a deployment it is a skip.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Law } from '../../src/conformance/law.ts';
+import { defaultDeps, runConformance } from '../../src/conformance/runner.ts';
+import { renderConsoleReport } from '../../src/reporters/console.ts';
+import { type RunningTarget, resolveTarget } from '../target.ts';
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  return raw === undefined || raw === '' ? fallback : Number.parseInt(raw, 10);
+}
+
+export function describeAgentLaws(title: string, laws: readonly Law[]): void {
+  describe(`agent conformance: ${title}`, () => {
+    let running: RunningTarget;
+    const seed = envInt('CCA_SEED', 42);
+    const runs = envInt('CCA_RUNS', 10);
+    const runId = `va${seed.toString(36)}${Date.now().toString(36).slice(-5)}`;
+    beforeAll(async () => {
+      running = await resolveTarget();
+    });
+    afterAll(async () => {
+      await running?.close();
+    });
+    for (const [index, law] of laws.entries()) {
+      it(`${law.id} (${law.ruleIds.join(', ')})`, async (t) => {
+        const mcpUrl = process.env['CCA_MCP_URL'];
+        const report = await runConformance(
+          {
+            target: { ...running.target, ...(mcpUrl === undefined || mcpUrl === '' ? {} : { mcpUrl }) },
+            seed,
+            runs,
+            only: [law.id],
+            runId: `${runId}-${index}`,
+          },
+          { ...defaultDeps(), laws: [law] },
+        );
+        const result = report.laws.find((l) => l.lawId === law.id);
+        const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');
+        const shown = renderConsoleReport({ ...report, rules: [] }, secrets);
+        if (result?.outcome.kind === 'not-run' && running.kind === 'env') {
+          t.skip(result.outcome.reason);
+          return;
+        }
+        expect(result?.outcome.kind, shown).toBe('passed');
+      });
+    }
+  });
+}
