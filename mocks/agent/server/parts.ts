@@ -4,6 +4,7 @@
  * (`replies/`). Each part is listed here once its module exists; the server registers whatever this
  * returns, and contract/agent/tools.json decides who sees it.
  */
+import { replyPages, replyTools } from '../replies/index.ts';
 import type { AgentPageHandler, AgentTool } from '../types.ts';
 
 export interface AgentParts {
@@ -24,8 +25,8 @@ const isClosable = (value: unknown): value is Closable =>
 
 /** The parts available in this build, freshly created (one worker pool per agent server). */
 export function createAgentParts(): AgentParts {
-  const tools: AgentTool[] = [];
-  const pages: AgentPageHandler[] = [];
+  const tools: AgentTool[] = [...replyTools];
+  const pages: AgentPageHandler[] = [replyPages];
   return {
     tools,
     pages,
