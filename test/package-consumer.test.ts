@@ -1,0 +1,278 @@
+/**
+ * The published shape of cca-kit, as a user gets it: `npm pack` (which runs the build), the tarball
+ * installed into a fresh project (test/package/install.ts), then, in that project and against the
+ * installed files only: plain `node` using every entry point, the installed `cca-kit` command through
+ * `npx`, `tsc` on a consumer file under node16 and bundler resolution, and a browser page bundled from
+ * `cca-kit/msw` + `msw/browser` under a strict Content-Security-Policy in headless Chromium.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { copyFile, cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize } from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './browser/harness.ts';
+import { type Installed, packAndInstall, ROOT, runIn } from './package/install.ts';
+
+const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+
+let installed: Installed | undefined;
+
+beforeAll(async () => {
+  installed = await packAndInstall();
+  await cp(join(ROOT, 'test/package/consumer'), installed.project, { recursive: true });
+  await cp(join(ROOT, 'test/package/page'), join(installed.project, 'page'), { recursive: true });
+}, 300_000);
+
+afterAll(async () => {
+  await installed?.remove();
+});
+
+function project(): string {
+  if (installed === undefined) throw new Error('packing or installing the package failed (see beforeAll)');
+  return installed.project;
+}
+
+/** Every file under a directory, relative, with its size and mtime: what a run must leave untouched. */
+async function snapshot(dir: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const { size, mtimeMs } = await stat(path);
+    files.set(path.slice(dir.length), `${size} ${mtimeMs}`);
+  }
+  return files;
+}
+
+interface RunningMock {
+  readonly url: string;
+  readonly keys: ReadonlyMap<string, string>;
+  stop(): Promise<void>;
+}
+
+/** `npx cca-kit mock --port 0` in the project; resolves once it printed its URL and seeded keys. */
+async function startInstalledMock(cwd: string): Promise<RunningMock> {
+  const child: ChildProcess = spawn(
+    'npx',
+    ['--no-install', 'cca-kit', 'mock', '--port', '0', '--seed', '42'],
+    {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+      detached: true,
+    },
+  );
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // npx runs the bin in a child of its own: the whole process group is stopped.
+  const stop = async () => {
+    if (child.exitCode === null && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    await exited;
+  };
+  const deadline = Date.now() + 30_000;
+  while (!/Press Ctrl\+C/.test(output)) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await stop();
+      throw new Error(`npx cca-kit mock did not start:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(output)?.[1] ?? '';
+  const keys = new Map<string, string>();
+  for (const [, org, profile, key] of output.matchAll(/^(org_\w+)\s+(\w+)\s+active\s+(\S+)$/gm)) {
+    keys.set(`${org} ${profile}`, key ?? '');
+  }
+  return { url, keys, stop };
+}
+
+describe('the packed package installed into a fresh project', () => {
+  it('carries compiled JavaScript, types and source maps, and no TypeScript source, tsx or esbuild', async () => {
+    const root = join(project(), 'node_modules/cca-kit');
+    const files = [...(await snapshot(root)).keys()];
+    expect(files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'))).toEqual([]);
+    for (const entry of ['src/index', 'src/contract/index', 'mocks/index', 'mocks/msw/index']) {
+      expect(files).toContain(`/dist/${entry}.js`);
+      expect(files).toContain(`/dist/${entry}.d.ts`);
+      expect(files).toContain(`/dist/${entry}.js.map`);
+    }
+    const modules = await readdir(join(project(), 'node_modules'));
+    expect(modules).not.toContain('tsx');
+    expect(modules).not.toContain('esbuild');
+  });
+
+  it('plain node imports every entry point and uses it, evaluating no generated code', async () => {
+    // --disallow-code-generation-from-strings: `new Function` throws, so ajv cannot compile a
+    // validator at run time; every validation must go through the ones compiled at build time.
+    const result = await runIn(project(), process.execPath, [
+      '--disallow-code-generation-from-strings',
+      'use-entries.mjs',
+    ]);
+    // No warning from loading the package (a JSON module, an experimental API); run-time notices of the
+    // code itself are not this test's subject.
+    expect(result.stderr).not.toMatch(/Warning|Error/);
+    expect(result.code, result.stderr).toBe(0);
+    const seen = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(seen).toMatchObject({
+      rule: 'AUTH-MISSING-KEY-401',
+      listed: 5,
+      brokenIssue: 'response field data is required',
+      conformance: { verdict: 'conformant' },
+      msw: { list: 200, anonymous: 401 },
+    });
+  });
+
+  it('npx cca-kit mock and npx cca-kit conform run the installed CLI and write nothing', async () => {
+    const before = await snapshot(project());
+    const mock = await startInstalledMock(project());
+    try {
+      const readKey = mock.keys.get('org_acme reporting');
+      expect(readKey).toMatch(/^cca_live_acme_reporting_/);
+      const list = await fetch(`${mock.url}/v0/action/list?pageSize=2`, {
+        headers: { 'x-api-key': readKey ?? '' },
+      });
+      expect(list.status).toBe(200);
+      const conform = await runIn(
+        project(),
+        'npx',
+        [
+          '--no-install',
+          'cca-kit',
+          'conform',
+          '--base-url',
+          mock.url,
+          '--seed',
+          '1',
+          '--runs',
+          '2',
+          '--only',
+          'docs,schemas,auth',
+        ],
+        {
+          env: {
+            CCA_READ_KEY: readKey ?? '',
+            CCA_WRITE_KEY: mock.keys.get('org_acme write') ?? '',
+            CCA_INGEST_KEY: mock.keys.get('org_acme import') ?? '',
+          },
+        },
+      );
+      expect(conform.code, `${conform.stdout}\n${conform.stderr}`).toBe(0);
+      expect(conform.stdout).toMatch(/RESULT: conformant/);
+    } finally {
+      await mock.stop();
+    }
+    // No bundle, no cache directory, nothing written into the project or the installed package.
+    expect(await snapshot(project())).toEqual(before);
+  });
+
+  it('the public types compile a correct consumer and reject wrong calls, under node16 and bundler resolution', async () => {
+    const [node16, bundler] = await Promise.all([
+      runIn(project(), process.execPath, [TSC, '-p', 'tsconfig.node16.json']),
+      runIn(project(), process.execPath, [TSC, '-p', 'tsconfig.bundler.json']),
+    ]);
+    expect(node16.stdout, 'node16').toBe('');
+    expect(node16.code).toBe(0);
+    expect(bundler.stdout, 'bundler').toBe('');
+    expect(bundler.code).toBe(0);
+  });
+
+  it('cca-kit/msw with msw/browser, bundled for the browser, answers under script-src self with no CSP violation', async () => {
+    const page = join(project(), 'page');
+    const site = join(page, 'site');
+    await mkdir(site, { recursive: true });
+    const bundle = await build({
+      entryPoints: [join(page, 'app.js')],
+      absWorkingDir: project(),
+      outfile: join(site, 'app.js'),
+      bundle: true,
+      minify: true,
+      format: 'esm',
+      platform: 'browser',
+      target: 'es2022',
+      metafile: true,
+      logLevel: 'silent',
+    });
+    // No node built-in reached the browser graph (esbuild would leave `node:` imports external).
+    const inputs = Object.keys(bundle.metafile.inputs);
+    expect(inputs.filter((input) => input.startsWith('node:') || !input.includes('/'))).toEqual([]);
+    expect(inputs.some((input) => input.startsWith('node_modules/cca-kit/dist/'))).toBe(true);
+    await copyFile(join(page, 'index.html'), join(site, 'index.html'));
+    await copyFile(
+      join(project(), 'node_modules/msw/lib/mockServiceWorker.js'),
+      join(site, 'mockServiceWorker.js'),
+    );
+
+    const server = await serveWithCsp(site);
+    const browser = await launchChromium();
+    try {
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      const errors: string[] = [];
+      tab.on('pageerror', (error) => errors.push(error.message));
+      tab.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      await tab.goto(`${server.url}/`);
+      await tab.waitForSelector('body[data-ready]', { timeout: 30_000 });
+      expect(await tab.textContent('#error'), errors.join('\n')).toBe('');
+      expect(await tab.textContent('#list-status')).toBe('200');
+      expect((await tab.textContent('#ids'))?.split(',')).toHaveLength(3);
+      expect(await tab.textContent('#invalid')).toMatch(/^400 .*pageSize/);
+      expect(await tab.getAttribute('body', 'data-violations')).toBeNull();
+      expect(errors.filter((error) => /Content Security Policy/i.test(error))).toEqual([]);
+      // The policy is in force: a script written into the page is refused and reported as a violation.
+      const ran = await tab.evaluate(() => {
+        const probe = document.createElement('script');
+        probe.textContent = 'document.body.dataset.inlineRan = "yes"';
+        document.head.append(probe);
+        return document.body.dataset['inlineRan'] ?? 'refused';
+      });
+      expect(ran).toBe('refused');
+      await tab.waitForSelector('body[data-violations]', { timeout: 5_000 });
+      await context.close();
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  });
+});
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
+
+/** Serves a directory on 127.0.0.1 with `Content-Security-Policy: script-src 'self'` on every answer. */
+async function serveWithCsp(dir: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://static.invalid').pathname;
+    const file = normalize(join(dir, path === '/' ? 'index.html' : path));
+    const headers = { 'content-security-policy': "script-src 'self'" };
+    if (!file.startsWith(dir)) {
+      res.writeHead(403, headers).end();
+      return;
+    }
+    readFile(file).then(
+      (body) =>
+        res.writeHead(200, { ...headers, 'content-type': TYPES[extname(file)] ?? 'text/plain' }).end(body),
+      () => res.writeHead(404, headers).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

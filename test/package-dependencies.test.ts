@@ -1,0 +1,145 @@
+/**
+ * The runtime dependencies of the package are exactly what its compiled entry points import: the
+ * module graph of dist/ is walked from every `exports` entry and from the CLI (its subcommands are
+ * lazy `import()`s, followed too), and the packages it reaches, in JavaScript or in the .d.ts files
+ * the entries expose, are compared with package.json's dependencies and peerDependencies. Run after
+ * `npm run build` (`npm test` builds first).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from './support/processes.ts';
+
+interface Manifest {
+  readonly bin: Readonly<Record<string, string>>;
+  readonly exports: Readonly<Record<string, string | { readonly types: string; readonly default: string }>>;
+  readonly dependencies: Readonly<Record<string, string>>;
+  readonly peerDependencies?: Readonly<Record<string, string>>;
+  readonly devDependencies: Readonly<Record<string, string>>;
+}
+
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+
+/**
+ * `import … from 'x'` and `export … from 'x'` (statements, possibly over several lines), `import 'x'`,
+ * `import('x')` (lazy modules, and type references in .d.ts), `.resolve('x/file')` (a file located
+ * in a package, as the docs page does with swagger-ui-dist; a bare `.resolve('x')` is how source
+ * checkouts find tsx, which the compiled package never reaches), `new URL('./x.js', import.meta.url)` (a
+ * module started as a worker thread).
+ */
+const SPECIFIERS = [
+  /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gm,
+  /^\s*import\s*['"]([^'"]+)['"]/gm,
+  /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
+  /\.resolve\(\s*['"]([^'"./][^'"]*\/[^'"]+)['"]\s*\)/g,
+  /new URL\(\s*['"](\.[^'"]+\.js)['"]\s*,\s*import\.meta\.url\s*\)/g,
+];
+
+function specifiersOf(code: string): string[] {
+  // Comments (TSDoc examples import 'cca-kit/…' and other packages) are not imports.
+  const withoutComments = code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return SPECIFIERS.flatMap((pattern) => [...withoutComments.matchAll(pattern)].map((m) => m[1] ?? ''));
+}
+
+const packageName = (specifier: string): string =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+
+const BUILTINS = new Set(builtinModules);
+const isBuiltin = (specifier: string): boolean =>
+  specifier.startsWith('node:') || BUILTINS.has(packageName(specifier));
+
+/** The packages a graph of files reaches, following relative imports from the given files. */
+function packagesReached(entries: readonly string[], extension: '.js' | '.d.ts'): Map<string, string> {
+  const reached = new Map<string, string>();
+  const seen = new Set<string>();
+  const pending = [...entries];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build`);
+    for (const specifier of specifiersOf(readFileSync(file, 'utf8'))) {
+      if (specifier.startsWith('.')) {
+        const target = resolve(dirname(file), specifier);
+        if (target.endsWith('.json')) continue;
+        pending.push(extension === '.js' ? target : target.replace(/\.(js|ts)$/, '.d.ts'));
+      } else if (!isBuiltin(specifier)) {
+        reached.set(packageName(specifier), file.slice(ROOT.length));
+      }
+    }
+  }
+  return reached;
+}
+
+/**
+ * Dependencies declared for work that has not reached an entry point yet (today: the agent
+ * interface's QuickJS sandbox, started as a worker thread, and `cca-kit drift`), allowed to go unused
+ * until it does. Once an entry point imports one, it must leave this list (the last test says so).
+ */
+const IN_FLIGHT: Readonly<Record<string, string>> = {
+  'quickjs-emscripten-core': 'the agent sandbox (mocks/agent/sandbox), not wired into cca-kit/agent yet',
+  '@jitl/quickjs-wasmfile-release-sync':
+    'the agent sandbox (mocks/agent/sandbox), not wired into cca-kit/agent yet',
+  'api-smart-diff': '`cca-kit drift`, not registered in src/cli/commands.ts yet',
+};
+
+const entryFiles = (condition: 'types' | 'default'): string[] =>
+  Object.values(manifest.exports).flatMap((target) =>
+    typeof target === 'string' ? [] : [join(ROOT, target[condition])],
+  );
+
+describe('runtime dependencies = what the compiled entry points import', () => {
+  const runtime = packagesReached(
+    [...entryFiles('default'), join(ROOT, 'dist/src/cli/main.js'), join(ROOT, 'dist/src/cli/commands.js')],
+    '.js',
+  );
+  const types = packagesReached(entryFiles('types'), '.d.ts');
+  const declared = new Set([
+    ...Object.keys(manifest.dependencies),
+    ...Object.keys(manifest.peerDependencies ?? {}),
+  ]);
+
+  it('every package the compiled code or its public types import is a dependency or a peer', () => {
+    const undeclared = [...runtime, ...types]
+      .filter(([name]) => !declared.has(name))
+      .map(([n, f]) => `${n} (${f})`);
+    expect(undeclared).toEqual([]);
+  });
+
+  it('every dependency is imported by a compiled entry point, the CLI or their types', () => {
+    const unused = Object.keys(manifest.dependencies).filter(
+      (name) => !runtime.has(name) && !types.has(name) && !Object.hasOwn(IN_FLIGHT, name),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('no dependency stays listed as in flight once an entry point imports it', () => {
+    const landed = Object.keys(IN_FLIGHT).filter((name) => runtime.has(name) || types.has(name));
+    expect(landed).toEqual([]);
+  });
+
+  it('tsx, esbuild and the test and build tools are devDependencies only', () => {
+    for (const tool of [
+      'tsx',
+      'esbuild',
+      'typescript',
+      'vitest',
+      'specmatic',
+      '@modelcontextprotocol/client',
+    ]) {
+      expect(manifest.dependencies, tool).not.toHaveProperty(tool);
+      expect(manifest.devDependencies, tool).toHaveProperty(tool);
+    }
+  });
+
+  it('the CLI runs compiled JavaScript: bin/ loads dist/, with no TypeScript loader or bundle', () => {
+    for (const bin of Object.values(manifest.bin)) {
+      const code = readFileSync(join(ROOT, bin), 'utf8');
+      expect(code).toContain('../dist/src/cli/main.js');
+      expect(specifiersOf(code).filter((s) => !s.startsWith('node:') && !s.startsWith('.'))).toEqual([]);
+    }
+  });
+});

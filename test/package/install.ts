@@ -1,0 +1,126 @@
+/**
+ * The package as a user gets it: `npm pack` of this repository (which runs the `prepare` build), then
+ * the tarball installed into a fresh project in a temp directory with plain `npm install`. Shared by the
+ * consumer test and the package benchmark. The project's direct dependencies, and cca-kit's own, are
+ * pinned (`overrides`) to the versions this repository's package-lock.json resolved; their transitive
+ * dependencies come from the npm registry (or npm's cache) as they would for a user.
+ */
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface Installed {
+  /** The consumer project: `node_modules/cca-kit` is the installed tarball. */
+  readonly project: string;
+  readonly tarball: string;
+  readonly packMs: number;
+  readonly installMs: number;
+  remove(): Promise<void>;
+}
+
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs a command to completion (never rejects): its exit code and output. */
+export function runIn(
+  cwd: string,
+  command: string,
+  args: readonly string[],
+  options: { readonly timeoutMs?: number; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      {
+        cwd,
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: {
+          ...process.env,
+          npm_config_update_notifier: 'false',
+          npm_config_fund: 'false',
+          ...options.env,
+        },
+      },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** The `npm` on the PATH. */
+export const npm = (cwd: string, args: readonly string[], timeoutMs?: number): Promise<CommandResult> =>
+  runIn(cwd, 'npm', args, timeoutMs === undefined ? {} : { timeoutMs });
+
+interface Manifest {
+  readonly dependencies?: Readonly<Record<string, string>>;
+}
+
+/** The version package-lock.json resolved for a top-level package of this repository. */
+async function lockedVersions(): Promise<(name: string) => string> {
+  const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string }>;
+  };
+  return (name) => {
+    const version = lock.packages[`node_modules/${name}`]?.version;
+    if (version === undefined) throw new Error(`package-lock.json resolves no ${name}`);
+    return version;
+  };
+}
+
+/** Packs this repository and installs the tarball, with msw and @types/node, into a fresh project. */
+export async function packAndInstall(): Promise<Installed> {
+  const dir = await mkdtemp(join(tmpdir(), 'cca-kit-consumer-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  try {
+    const packStarted = performance.now();
+    const packed = await npm(ROOT, ['pack', '--json', '--pack-destination', dir], 180_000);
+    if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
+    const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [
+      { filename: string },
+    ];
+    const packMs = performance.now() - packStarted;
+
+    const version = await lockedVersions();
+    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+    const project = join(dir, 'project');
+    await mkdir(project);
+    const consumer = {
+      name: 'cca-kit-consumer',
+      private: true,
+      type: 'module',
+      dependencies: {
+        'cca-kit': `file:../${filename}`,
+        msw: version('msw'),
+        '@types/node': version('@types/node'),
+      },
+      overrides: Object.fromEntries(
+        Object.keys(manifest.dependencies ?? {}).map((name) => [name, version(name)]),
+      ),
+    };
+    await writeFile(join(project, 'package.json'), `${JSON.stringify(consumer, null, 2)}\n`);
+    const installStarted = performance.now();
+    const installed = await npm(project, ['install', '--no-audit', '--prefer-offline'], 240_000);
+    if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`);
+    return {
+      project,
+      tarball: join(dir, filename),
+      packMs,
+      installMs: performance.now() - installStarted,
+      remove,
+    };
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+// The browser check's page (test/package-consumer.test.ts): bundled by esbuild from the consumer project
+// where the packed cca-kit is installed, so `cca-kit/msw` is the published entry. It starts the MSW
+// worker with the cca-kit handlers, calls the mock under /api and writes what it saw into the page.
+import { createHandlers } from 'cca-kit/msw';
+import { setupWorker } from 'msw/browser';
+
+const violations = [];
+document.addEventListener('securitypolicyviolation', (event) => {
+  violations.push(`${event.violatedDirective} ${event.blockedURI}`);
+  document.body.dataset.violations = violations.join('\n');
+});
+
+const show = (id, text) => {
+  document.getElementById(id).textContent = text;
+};
+
+try {
+  const mock = createHandlers({ baseUrl: '/api', clock: 'frozen' });
+  await setupWorker(...mock.handlers).start({ quiet: true, serviceWorker: { url: '/mockServiceWorker.js' } });
+  const key = mock.admin.listKeys('org_acme').find((k) => k.profile === 'reporting' && k.status === 'active');
+  const list = await fetch('/api/v0/action/list?pageSize=3', { headers: { 'x-api-key': key.key } });
+  const body = await list.json();
+  show('list-status', String(list.status));
+  show('ids', body.data.map((action) => action.actionId).join(','));
+  const invalid = await fetch('/api/v0/action/list?pageSize=501', { headers: { 'x-api-key': key.key } });
+  show('invalid', `${invalid.status} ${(await invalid.json()).error}`);
+  document.body.dataset.ready = 'true';
+} catch (error) {
+  show('error', error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+  document.body.dataset.ready = 'false';
+}
