@@ -38,7 +38,10 @@ export function replyHarness(options: { actions?: number; origin?: string | null
     selfCheck: true,
     clock: new MockClock({ start: REPLY_TEST_NOW }),
   });
-  const key = engine.admin.createKey({ organizationId: ORG, profile: 'reporting', expiry: 'none' }).key;
+  // A seeded key: the same value after `admin.reset()`.
+  const seeded = engine.admin.listKeys(ORG).find((k) => k.profile === 'reporting' && k.status === 'active');
+  if (seeded === undefined) throw new Error(`no active reporting key in ${ORG}`);
+  const key = seeded.key;
   const origin = options.origin === undefined ? ORIGIN : options.origin;
   const context = (organizationId = ORG, publicOrigin: string | null = origin): AgentContext => ({
     engine,
