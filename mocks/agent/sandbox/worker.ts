@@ -1,0 +1,127 @@
+/**
+ * A sandbox worker thread: loads the QuickJS WebAssembly module once (into a WebAssembly memory with a
+ * hard maximum), warms it up, then runs one execution at a time for the pool (pool.ts). Each execution
+ * gets a fresh QuickJS runtime and context (run-script.ts); only plain data crosses to the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import * as releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSSyncVariant,
+  type QuickJSWASMModule,
+} from 'quickjs-emscripten-core';
+import type { Catalog, FromWorker, ToWorker, WorkerSetup } from './protocol.ts';
+import { type RunHost, runScript } from './run-script.ts';
+
+type SettleMessage = Extract<ToWorker, { type: 'settle' }>;
+type RunMessage = Extract<ToWorker, { type: 'run' }>;
+
+const WASM_PAGE = 65536;
+
+/**
+ * The variant package declares CommonJS types (its default export typed as `module.exports.default`)
+ * while Node loads its ESM build (a true default export); this reads either shape.
+ */
+function releaseSyncVariant(): QuickJSSyncVariant {
+  const imported: unknown = releaseSync.default;
+  const inner =
+    typeof imported === 'object' && imported !== null && 'default' in imported ? imported.default : imported;
+  return inner as QuickJSSyncVariant;
+}
+const INITIAL_PAGES = 256;
+
+const port = parentPort;
+if (port === null)
+  throw new Error('mocks/agent/sandbox/worker.ts runs only as a worker thread (see pool.ts)');
+const setup = workerData as WorkerSetup;
+
+function post(message: FromWorker): void {
+  port?.postMessage(message);
+}
+
+/** `call` answers of the current run, and the loop waiting for them. */
+let currentRunId = 0;
+let settles: SettleMessage[] = [];
+let wake: (() => void) | null = null;
+let queue: Promise<void> = Promise.resolve();
+
+function nextSettle(deadline: number): Promise<SettleMessage | null> {
+  const ready = settles.shift();
+  if (ready !== undefined) return Promise.resolve(ready);
+  return new Promise((resolve) => {
+    const timer = setTimeout(
+      () => {
+        wake = null;
+        resolve(null);
+      },
+      Math.max(0, deadline - Date.now()),
+    );
+    wake = () => {
+      clearTimeout(timer);
+      wake = null;
+      resolve(settles.shift() ?? null);
+    };
+  });
+}
+
+async function run(module: QuickJSWASMModule, catalog: Catalog, message: RunMessage): Promise<void> {
+  currentRunId = message.runId;
+  settles = [];
+  const runId = message.runId;
+  const host: RunHost = {
+    call: (callId, operationId, inputJson) => post({ type: 'call', runId, callId, operationId, inputJson }),
+    log: (level, text) => post({ type: 'log', runId, level, text }),
+    nextSettle,
+  };
+  const output = await runScript(module, catalog, message, host);
+  post({ type: 'done', runId, end: output.end, truncated: output.truncated, recycle: output.recycle });
+}
+
+async function boot(): Promise<QuickJSWASMModule> {
+  const wasmMemory = new WebAssembly.Memory({
+    initial: INITIAL_PAGES,
+    maximum: Math.max(INITIAL_PAGES, Math.ceil(setup.wasmMaxBytes / WASM_PAGE)),
+  });
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(releaseSyncVariant(), { wasmMemory }));
+  // The first executions of a fresh isolate are slow (V8 compiles the glue); pay that before `ready`.
+  const warm: RunHost = { call: () => undefined, log: () => undefined, nextSettle: async () => null };
+  for (let i = 0; i < 3; i++) {
+    await runScript(
+      module,
+      setup.catalog,
+      {
+        script: 'return [1, "two", { three: 3 }].map((x) => JSON.stringify(x)).join()',
+        limits: {
+          timeMs: 1000,
+          memoryBytes: 8 * 1024 * 1024,
+          stackBytes: 256 * 1024,
+          calls: 0,
+          scriptBytes: 1024,
+          resultBytes: 1024,
+          logLines: 0,
+          logBytes: 0,
+        },
+        deadline: Date.now() + 1000,
+      },
+      warm,
+    );
+  }
+  return module;
+}
+
+try {
+  const module = await boot();
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'settle') {
+      if (message.runId !== currentRunId) return;
+      settles.push(message);
+      wake?.();
+      return;
+    }
+    queue = queue.then(() => run(module, setup.catalog, message));
+  });
+  post({ type: 'ready' });
+} catch (error) {
+  post({ type: 'boot-failed', message: error instanceof Error ? error.message : String(error) });
+}
