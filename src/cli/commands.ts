@@ -21,4 +21,9 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'check a deployment (or the mock) against the contract and the rules catalog',
     load: async () => (await import('./conform.ts')).conformCommand,
   },
+  mcp: {
+    name: 'mcp',
+    summary: 'serve the agent interface (MCP tools) over stdio; the key comes from CCA_API_KEY',
+    load: async () => (await import('./mcp-command.ts')).mcpCommand,
+  },
 };

@@ -1,0 +1,140 @@
+/**
+ * `cca-kit mcp --stdio`: the agent interface over stdin/stdout for desktop agent clients that launch a
+ * command. It starts its own engine (the same --seed/--actions/--clock as `cca-kit mock`), takes the key
+ * from `CCA_API_KEY`, and writes nothing but MCP protocol on stdout: every human message goes to
+ * stderr. `--list-keys` and `--list-tools` print to stdout and exit (no protocol then).
+ */
+import { parseArgs } from 'node:util';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { createAgentServer } from '../../mocks/agent/server/agent-server.ts';
+import { authenticateKey } from '../../mocks/agent/server/identity.ts';
+import { createEngine } from '../../mocks/engine/engine.ts';
+import { agentContract } from '../contract/agent.ts';
+import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
+
+const USAGE = `Usage: cca-kit mcp --stdio [options]
+
+Serves the agent interface (MCP tools) over stdin/stdout. The API key comes from the environment
+variable CCA_API_KEY (a key of the engine this command starts: see --list-keys). Logs go to stderr.
+Over HTTP the same tools are at <mock URL>/mcp while \`cca-kit mock\` runs.
+
+Options:
+  --stdio                serve MCP on stdin/stdout (required to serve)
+  --seed <n>             seed of the generated data (default 42)
+  --actions <n>          number of seeded actions (default 2000)
+  --clock <real|frozen>  real time (default) or a frozen clock
+  --list-keys            print the engine's API keys and the tools each may use, then exit
+  --list-tools           print the tools per key profile (contract/agent/tools.json), then exit
+  -h, --help             show this help
+
+Example (a desktop client's server entry):
+  { "command": "npx", "args": ["cca-kit", "mcp", "--stdio"], "env": { "CCA_API_KEY": "<key>" } }`;
+
+const CANONICAL_INTEGER = /^(?:0|[1-9]\d*)$/;
+
+function integerFlag(name: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!CANONICAL_INTEGER.test(value) || Number.parseInt(value, 10) > max)
+    throw new UsageError(`--${name} must be an integer between 0 and ${max} (got ${JSON.stringify(value)})`);
+  return Number.parseInt(value, 10);
+}
+
+/** Resolves when stdin ends (the client went away) or the command is stopped. */
+function untilDone(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    process.stdin.once('end', () => resolve());
+    process.stdin.once('close', () => resolve());
+  });
+}
+
+export const mcpCommand: Command = {
+  name: 'mcp',
+  summary: 'serve the agent interface (MCP) over stdio',
+  usage: USAGE,
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const { values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        stdio: { type: 'boolean' },
+        seed: { type: 'string' },
+        actions: { type: 'string' },
+        clock: { type: 'string' },
+        'list-keys': { type: 'boolean' },
+        'list-tools': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    const contract = agentContract();
+    if (values['list-tools']) {
+      io.stdout(
+        `${formatTable(
+          ['profile', 'tools'],
+          Object.entries(contract.profiles).map(([profile, tools]) => [
+            profile,
+            tools.join(', ') || '(none)',
+          ]),
+        )}\n`,
+      );
+      return 0;
+    }
+    const clock = values.clock ?? 'real';
+    if (clock !== 'real' && clock !== 'frozen')
+      throw new UsageError(`--clock must be real or frozen (got ${clock})`);
+    const engine = createEngine({
+      seed: integerFlag('seed', values.seed, 42, Number.MAX_SAFE_INTEGER),
+      actions: integerFlag('actions', values.actions, 2000, 1_000_000),
+      clock,
+    });
+    if (values['list-keys']) {
+      io.stdout(
+        `${formatTable(
+          ['organization', 'profile', 'status', 'tools', 'key'],
+          engine.admin
+            .listKeys()
+            .map((k) => [
+              k.organizationId,
+              k.profile,
+              k.status,
+              contract.profiles[k.profile].join(' '),
+              k.key,
+            ]),
+        )}\n`,
+      );
+      return 0;
+    }
+    if (values.stdio !== true) throw new UsageError('cca-kit mcp serves over stdio only: pass --stdio');
+
+    const key = process.env['CCA_API_KEY'] ?? '';
+    const checked = authenticateKey(engine, key === '' ? null : key);
+    if (!checked.ok) {
+      io.stderr(
+        `cca-kit mcp: CCA_API_KEY ${key === '' ? 'is not set' : `was refused (${checked.reason})`}. Run \`cca-kit mcp --list-keys\` (same --seed) to see the keys.\n`,
+      );
+      return 2;
+    }
+    const agent = createAgentServer(engine);
+    const handle = serveStdio(() => agent.serverForKey(key), {
+      onerror: (error) => io.stderr(`cca-kit mcp: ${error.message}\n`),
+    });
+    io.stderr(
+      `cca-kit mcp: serving on stdio for ${checked.identity.organizationId} (${checked.identity.profile} key "${checked.identity.keyName}"), tools: ${
+        agent.tools
+          .forIdentity(checked.identity)
+          .map((t) => t.declaration.name)
+          .join(', ') || '(none)'
+      }\n`,
+    );
+    await untilDone(io.signal);
+    await handle.close();
+    await agent.close();
+    return 0;
+  },
+};
