@@ -102,7 +102,7 @@ describe('the confirmation page', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toMatch(/style-src 'sha256-[A-Za-z0-9+/=]+'/);
     expect(csp).not.toContain('unsafe-inline');
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(html).not.toMatch(/<script|<link|<img|<iframe|src=|https?:\/\/(?!127\.0\.0\.1)/i);

@@ -30,7 +30,7 @@ async function page(status: number, html: string, headOnly = false, extra: Recor
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': await contentSecurityPolicy(),
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': 'same-origin',
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       ...extra,
@@ -75,12 +75,16 @@ function requestOfToken(engine: Engine, token: string): ReplyRequest | undefined
   return constantTimeEqual(request.approvalToken, token) ? request : undefined;
 }
 
-/** A post from another site (the browser says so), or from an origin other than this page's. */
+/**
+ * A post from another site (the browser says so), or from an origin other than this page's. An opaque
+ * `Origin: null` (privacy settings, a sandboxed frame) proves nothing either way: the CSRF token decides.
+ * The token in the link never leaves the origin: the referrer policy is `same-origin`.
+ */
 function crossSite(request: Request, url: URL): boolean {
   const site = request.headers.get('sec-fetch-site');
   if (site === 'cross-site' || site === 'same-site') return true;
   const origin = request.headers.get('origin');
-  if (origin === null) return false;
+  if (origin === null || origin === 'null') return false;
   const host = request.headers.get('host');
   return origin !== url.origin && (host === null || origin !== `${url.protocol}//${host}`);
 }
