@@ -10,7 +10,13 @@
  *   structuredContent is the `AgentFailure`. An unknown tool is a JSON-RPC error (-32602) naming the
  *   tools this key may use.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { Engine } from '../../engine/engine.ts';
 import type { AgentContext, AgentFailure, AgentIdentity } from '../types.ts';
 import type { KeyRefusal } from './identity.ts';
@@ -43,12 +49,7 @@ export interface McpServerSetup {
   readonly recheck?: () => KeyRefusal | undefined;
 }
 
-interface ToolResult {
-  [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
 
 function failureResult(failure: AgentFailure): ToolResult {
   return {
@@ -67,14 +68,14 @@ function successResult(value: unknown): ToolResult {
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
-function toolDefinition(tool: ServedTool): Record<string, unknown> {
+function toolDefinition(tool: ServedTool): Tool {
   const { name, title, description, annotations } = tool.declaration;
   return {
     name,
     title,
     description,
-    inputSchema: tool.inputSchema,
-    outputSchema: tool.outputSchema,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    outputSchema: tool.advertisedOutputSchema as Tool['outputSchema'],
     annotations,
   };
 }
@@ -135,7 +136,7 @@ export function createMcpServerFor(identity: AgentIdentity, setup: McpServerSetu
   const tools = setup.tools.forIdentity(identity);
   const byName = new Map(tools.map((tool) => [tool.declaration.name, tool]));
 
-  mcp.server.setRequestHandler('tools/list', () => ({ tools: tools.map(toolDefinition) as never }));
+  mcp.server.setRequestHandler('tools/list', () => ({ tools: tools.map(toolDefinition) }));
   mcp.server.setRequestHandler('tools/call', async (request, ctx) => {
     const refused = setup.recheck?.();
     if (refused !== undefined)
@@ -152,10 +153,7 @@ export function createMcpServerFor(identity: AgentIdentity, setup: McpServerSetu
       );
     }
     const result = await callTool(setup, identity, tool, request.params.arguments, ctx.mcpReq.signal);
-    return mcp.server.projectCallToolResult(
-      result as never,
-      typeof tool.outputSchema === 'object' ? tool.outputSchema : undefined,
-    );
+    return mcp.server.projectCallToolResult(result, tool.advertisedOutputSchema);
   });
   return mcp;
 }

@@ -11,12 +11,15 @@ import type {
   AgentValidator,
 } from '../../../src/contract/agent.ts';
 import type { AgentIdentity, AgentTool } from '../types.ts';
+import { advertisedOutputSchema } from './advertised-schema.ts';
 
 /** A tool ready to serve: declaration, schemas, compiled validators and its handler. */
 export interface ServedTool {
   readonly declaration: AgentToolDeclaration;
   readonly inputSchema: AgentJsonSchema;
   readonly outputSchema: AgentJsonSchema;
+  /** What tools/list shows: the output schema or an AgentFailure (see advertised-schema.ts). */
+  readonly advertisedOutputSchema: Readonly<Record<string, unknown>>;
   readonly input: AgentValidator;
   readonly output: AgentValidator;
   readonly handler: AgentTool;
@@ -45,6 +48,7 @@ export function createToolSet(contract: AgentContract, handlers: readonly AgentT
     if (byName.has(handler.name)) throw new Error(`Tool "${handler.name}" has two handlers`);
     byName.set(handler.name, handler);
   }
+  const failureSchema = contract.schemaAt('failures.json', '/schema') ?? true;
   const served: ServedTool[] = [];
   const pending: { name: string; reason: string }[] = [];
   for (const declaration of contract.tools) {
@@ -66,7 +70,14 @@ export function createToolSet(contract: AgentContract, handlers: readonly AgentT
       pending.push({ name: declaration.name, reason: `schemas at ${where} do not compile` });
       continue;
     }
-    served.push({ declaration, ...schemas, input, output, handler });
+    served.push({
+      declaration,
+      ...schemas,
+      advertisedOutputSchema: advertisedOutputSchema(schemas.outputSchema, failureSchema),
+      input,
+      output,
+      handler,
+    });
   }
   const byProfile = new Map<string, readonly ServedTool[]>();
   return {

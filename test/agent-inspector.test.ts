@@ -1,0 +1,111 @@
+/**
+ * A third-party client against the mock: `@modelcontextprotocol/inspector-cli` 1.0.3 (built on the
+ * 1.x TypeScript SDK) lists and calls tools over Streamable HTTP. It exits 0 even when a call fails, so
+ * the test parses what it prints.
+ *
+ * The CLI's entry (`build/index.js`) is run directly: its `cli.js` launcher only spawns it. It looks
+ * for its own package.json at `../package.json` relative to the working directory, hence `cwd: test/`.
+ */
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+
+const TEST_DIR = dirname(fileURLToPath(import.meta.url));
+const INSPECTOR = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector-cli/package.json')),
+  'build',
+  'index.js',
+);
+
+let mock: MockServer;
+let key: string;
+
+function inspector(
+  args: readonly string[],
+  credential = key,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      [
+        INSPECTOR,
+        `${mock.url}/mcp`,
+        '--transport',
+        'http',
+        ...args,
+        '--header',
+        `Authorization: Bearer ${credential}`,
+      ],
+      { cwd: TEST_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  mock = await startMockServer({ seed: 42, actions: 100 });
+  key =
+    mock.engine.admin.listKeys('org_acme').find((k) => k.profile === 'read_write' && k.status === 'active')
+      ?.key ?? '';
+});
+
+afterAll(async () => {
+  await mock.close();
+});
+
+describe('inspector-cli against the mock', () => {
+  it('lists the read_write tools with their schemas', async () => {
+    const run = await inspector(['--method', 'tools/list']);
+    expect(run.code).toBe(0);
+    const listed = JSON.parse(run.stdout) as { tools: { name: string; inputSchema: { type: string } }[] };
+    const names = listed.tools.map((t) => t.name);
+    expect(names).toEqual(
+      mock.agent?.agent.tools
+        .forIdentity({
+          organizationId: 'org_acme',
+          keyName: '',
+          profile: 'read_write',
+          scopes: ['read', 'write'],
+        })
+        .map((t) => t.declaration.name),
+    );
+    for (const tool of listed.tools) expect(tool.inputSchema.type).toBe('object');
+  }, 30_000);
+
+  it('a failing call reaches the 1.x client as a structured isError result (exit 0: parsed, not trusted)', async () => {
+    const run = await inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'open_reply',
+      '--tool-arg',
+      'requestId=not-a-uuid',
+    ]);
+    expect(run.code).toBe(0);
+    expect(run.stdout + run.stderr).not.toMatch(/does not match the tool's output schema/);
+    const result = JSON.parse(run.stdout) as {
+      isError?: boolean;
+      structuredContent?: { kind: string; field: string };
+    };
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent?.kind).toBe('invalid_input');
+    expect(result.structuredContent?.field).toBe('/requestId');
+  }, 30_000);
+
+  it('an unknown key fails to connect (401), reported on the output', async () => {
+    const run = await inspector(['--method', 'tools/list'], 'cca_not_a_key');
+    expect(run.stdout + run.stderr).toMatch(/401|Unauthorized|not valid/i);
+    expect(run.stdout).not.toMatch(/"tools"/);
+  }, 30_000);
+});
