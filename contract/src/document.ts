@@ -41,14 +41,40 @@ function docsPaths(): Record<string, Json> {
             description: 'This OpenAPI document.',
             content: {
               'application/json': {
+                // The top-level fields of an OpenAPI 3.1 document, each declared so that tools which flag
+                // undeclared properties (Specmatic) accept the live document. The nested objects are left
+                // as any JSON ({}): Specmatic reads a typed free-form object by the shape of its first
+                // member and would fail every path item that differs from the first.
                 schema: {
                   type: 'object',
+                  description: 'An OpenAPI 3.1 document describing this API.',
                   required: ['openapi', 'info', 'paths'],
                   properties: {
-                    openapi: { type: 'string' },
-                    info: { type: 'object' },
-                    paths: { type: 'object' },
+                    openapi: { type: 'string', pattern: '^3\\.\\d+\\.\\d+' },
+                    info: {
+                      type: 'object',
+                      required: ['title', 'version'],
+                      properties: {
+                        title: { type: 'string' },
+                        summary: { type: 'string' },
+                        description: { type: 'string' },
+                        termsOfService: { type: 'string' },
+                        contact: { type: 'object', additionalProperties: true },
+                        license: { type: 'object', additionalProperties: true },
+                        version: { type: 'string' },
+                      },
+                      additionalProperties: true,
+                    },
+                    jsonSchemaDialect: { type: 'string' },
+                    servers: { type: 'array', items: {} },
+                    paths: {},
+                    webhooks: {},
+                    components: {},
+                    security: { type: 'array', items: {} },
+                    tags: { type: 'array', items: {} },
+                    externalDocs: {},
                   },
+                  patternProperties: { '^x-': {} },
                 },
                 examples: {
                   contract: { value: { openapi: '3.1.0', info: { title: 'CCA', version: 'v0' }, paths: {} } },

@@ -11,7 +11,7 @@ export const tagBilling: JsonObject = { value: 'billing', group: 'Topic' };
 export const tagRefund: JsonObject = { value: 'refund-request', group: 'Intent' };
 
 export const actionSummary: JsonObject = {
-  actionId: '9007199254740993123',
+  actionId: '1187533000000001195',
   actionTitle: 'Charged twice for the annual plan',
   actionSummary:
     'Customer reports a duplicate charge after upgrading and asks for a refund of the second payment.',
@@ -19,7 +19,7 @@ export const actionSummary: JsonObject = {
   platform: 'TWITTER',
   recordType: 'DIRECT_MESSAGE',
   isPublicPost: false,
-  serviceURL: 'https://app.example.com/actions/9007199254740993123',
+  serviceURL: 'https://app.example.com/actions/1187533000000001195',
   sourceURL: null,
   queue: 'Billing',
   initialQueue: 'Triage',
@@ -53,7 +53,7 @@ export const actionSummary: JsonObject = {
   totalAgentMessages: 3,
   tags: [tagBilling, tagRefund],
   closingTags: [],
-  customFields: { orderNumber: 'A-100234', refundAmount: 129.0, vip: false },
+  customFields: { order_number: 'A-100234', refund_amount: 129.0, is_vip: false },
   rootMessageText: 'I was charged twice for the annual plan, please refund one of them.',
   conversationJson: null,
 };
@@ -101,7 +101,7 @@ export const actionDetail: JsonObject = {
     email: null,
     followerCount: 1204,
   },
-  actionId: '9007199254740993123',
+  actionId: '1187533000000001195',
   actionTitle: 'Charged twice for the annual plan',
   actionSummary:
     'Customer reports a duplicate charge after upgrading and asks for a refund of the second payment.',
@@ -114,7 +114,7 @@ export const actionDetail: JsonObject = {
   initialQueue: 'Triage',
   status: 'OPEN',
   createdAt: '2026-11-19T14:03:11.000Z',
-  serviceURL: 'https://app.example.com/actions/9007199254740993123',
+  serviceURL: 'https://app.example.com/actions/1187533000000001195',
   sourceURL: null,
   updatedAt: '2026-11-19T15:20:45.000Z',
   initialMessageTime: '2026-11-19T14:03:11.000Z',
@@ -162,7 +162,7 @@ export const actionDetail: JsonObject = {
   ],
   conversation,
   rootMessageText: 'I was charged twice for the annual plan, please refund one of them.',
-  customFields: { orderNumber: 'A-100234', refundAmount: 129.0, vip: false },
+  customFields: { order_number: 'A-100234', refund_amount: 129.0, is_vip: false },
   csatScore: null,
   csatFeedback: null,
   estimatedCSAT: 2.4,
@@ -309,11 +309,11 @@ export const moderationSubmission: JsonObject = {
 };
 
 export const moderationAck: JsonObject = {
-  caseId: 'case_01JD6ZK3Q8R4',
+  caseId: 'mc_313bff8cdd67d075',
   externalId: 'ad-2026-000981',
   status: 'accepted',
   analysisStatus: 'pending',
-  evaluationId: 'eval_01JD6ZK3Q8R5',
+  evaluationId: 'ev_a115aeed29d617e1',
   idempotency: { key: 'org_acme:ad-2026-000981', replayed: false },
 };
 

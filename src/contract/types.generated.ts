@@ -2477,8 +2477,31 @@ export interface operations {
                 content: {
                     "application/json": {
                         openapi: string;
-                        info: Record<string, never>;
-                        paths: Record<string, never>;
+                        info: {
+                            title: string;
+                            summary?: string;
+                            description?: string;
+                            termsOfService?: string;
+                            contact?: {
+                                [key: string]: unknown;
+                            };
+                            license?: {
+                                [key: string]: unknown;
+                            };
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        jsonSchemaDialect?: string;
+                        servers?: unknown[];
+                        paths: unknown;
+                        webhooks?: unknown;
+                        components?: unknown;
+                        security?: unknown[];
+                        tags?: unknown[];
+                        externalDocs?: unknown;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };

@@ -101,7 +101,7 @@ export const actionOperations: readonly Located[] = [
         in: 'path',
         description: 'Action identifier, a string preserved exactly.',
         schema: str({ minLength: 1 }),
-        examples: { found: '9007199254740993123', notFound: '9007199254740993000' },
+        examples: { found: '1187533000000001195', notFound: '9007199254740993000' },
       },
     ],
     success: {

@@ -17,7 +17,7 @@ export const customFieldOperations: readonly Located[] = [
         in: 'path',
         description: 'Action identifier.',
         schema: str({ minLength: 1 }),
-        examples: { found: '9007199254740993123', notFound: '9007199254740993000' },
+        examples: { found: '1187533000000001195', notFound: '9007199254740993000' },
       },
     ],
     success: {
@@ -26,10 +26,10 @@ export const customFieldOperations: readonly Located[] = [
       schema: 'CustomFieldsResponse',
       examples: {
         found: {
-          actionId: '9007199254740993123',
+          actionId: '1187533000000001195',
           fields: [
             {
-              fieldName: 'orderNumber',
+              fieldName: 'order_number',
               displayName: 'Order number',
               fieldType: 'text',
               value: 'A-100234',
@@ -40,7 +40,7 @@ export const customFieldOperations: readonly Located[] = [
                 updatedAt: '2026-11-19T15:20:45.000Z',
               },
             },
-            { fieldName: 'refundAmount', displayName: 'Refund amount', fieldType: 'number', value: 129.0 },
+            { fieldName: 'refund_amount', displayName: 'Refund amount', fieldType: 'number', value: 129.0 },
           ],
         },
       },
@@ -70,8 +70,8 @@ export const customFieldOperations: readonly Located[] = [
         description: 'Action identifier.',
         schema: str({ minLength: 1 }),
         examples: {
-          updated: '9007199254740993123',
-          wrongType: '9007199254740993123',
+          updated: '1187533000000001195',
+          wrongType: '1187533000000001195',
           notFound: '9007199254740993000',
         },
       },
@@ -83,15 +83,15 @@ export const customFieldOperations: readonly Located[] = [
         updated: {
           fields: [
             {
-              fieldName: 'orderNumber',
+              fieldName: 'order_number',
               value: 'A-100235',
               confidence: 0.9,
               rationale: 'Corrected from the invoice',
             },
           ],
         },
-        wrongType: { fields: [{ fieldName: 'refundAmount', value: 'a lot' }] },
-        notFound: { fields: [{ fieldName: 'orderNumber', value: 'A-1' }] },
+        wrongType: { fields: [{ fieldName: 'refund_amount', value: 'a lot' }] },
+        notFound: { fields: [{ fieldName: 'order_number', value: 'A-1' }] },
       },
     },
     success: {
@@ -100,8 +100,8 @@ export const customFieldOperations: readonly Located[] = [
       schema: 'CustomFieldsUpdateResponse',
       examples: {
         updated: {
-          actionId: '9007199254740993123',
-          updated: [{ fieldName: 'orderNumber', value: 'A-100235' }],
+          actionId: '1187533000000001195',
+          updated: [{ fieldName: 'order_number', value: 'A-100235' }],
         },
       },
     },
@@ -119,7 +119,7 @@ export const customFieldOperations: readonly Located[] = [
           wrongType: {
             success: false,
             error: 'Custom field validation failed',
-            fieldErrors: { refundAmount: 'refundAmount is a number field; got a string' },
+            fieldErrors: { refund_amount: 'refund_amount is a number field; got a string' },
           },
         },
       },

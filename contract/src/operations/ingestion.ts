@@ -35,7 +35,7 @@ export const ingestionOperations: readonly Located[] = [
               createdAt: '2026-11-20T08:00:00.000Z',
               url: 'https://discord.example/channels/000981234567890123456789/1180000000000000042/1234567890123456789012345',
               recordType: 'MESSAGE',
-              customFields: { orderNumber: 'A-200001' },
+              customFields: { order_number: 'A-200001' },
             },
             {
               externalId: '1234567890123456789012346',

@@ -138,7 +138,7 @@ export const moderationOperations: readonly Located[] = [
             ex.moderationAck,
             {
               externalId: 'ad-2026-000981',
-              caseId: 'case_01JD6ZK3Q8R4',
+              caseId: 'mc_313bff8cdd67d075',
               status: 'rejected',
               errors: ['externalId ad-2026-000981 already exists with different content'],
               message: 'Conflict: the externalId is immutable and its content differs',
@@ -175,7 +175,11 @@ export const moderationOperations: readonly Located[] = [
         in: 'path',
         description: 'Case identifier.',
         schema: str({ minLength: 1 }),
-        examples: { completed: 'case_01JD6ZK3Q8R4', pending: 'case_01JD6ZK3Q8R4', notFound: 'case_unknown' },
+        examples: {
+          completed: 'mc_313bff8cdd67d075',
+          pending: 'mc_9374ce5a311f7a65',
+          notFound: 'case_unknown',
+        },
       },
     ],
     success: {
@@ -184,17 +188,17 @@ export const moderationOperations: readonly Located[] = [
       schema: 'ModerationCaseStatus',
       examples: {
         completed: {
-          caseId: 'case_01JD6ZK3Q8R4',
+          caseId: 'mc_313bff8cdd67d075',
           externalId: 'ad-2026-000981',
           analysisStatus: 'completed',
-          evaluationId: 'eval_01JD6ZK3Q8R5',
+          evaluationId: 'ev_a115aeed29d617e1',
           decision: ex.moderationDecision,
         },
         pending: {
-          caseId: 'case_01JD6ZK3Q8R4',
-          externalId: 'ad-2026-000981',
+          caseId: 'mc_9374ce5a311f7a65',
+          externalId: 'ad-2026-000982',
           analysisStatus: 'pending',
-          evaluationId: 'eval_01JD6ZK3Q8R5',
+          evaluationId: 'ev_432737283edd460c',
         },
       },
     },
