@@ -16,6 +16,10 @@ import {
   successOf,
   uuidOf,
 } from '../mocks/agent/replies/test-support.ts';
+import { upsertIngestedAction } from '../mocks/engine/data/index.ts';
+
+/** An ingested action's creation time: a day before the harness clock. */
+const REPLY_CREATED = '2026-11-19T12:00:00.000Z';
 
 let h: ReplyHarness;
 const fresh = (options: Parameters<typeof replyHarness>[0] = {}) => {
@@ -418,6 +422,65 @@ describe('delivery through the engine clock, seen through REST', () => {
       'delivered',
       'delivered',
     ]);
+  });
+
+  it('AGENT-MCP-IDS-STRINGS-PRESERVED: an ingested action with an id beyond 2^53 and leading zeros gets the reply; a grown thread keeps it', async () => {
+    fresh();
+    const actionId = '000900719925474099312345';
+    const input = {
+      actionId,
+      platform: 'DISCORD' as const,
+      serverId: '0042',
+      serverName: 'Guild',
+      channelName: '#help',
+      recordType: 'message',
+      title: 'Ingested question',
+      summary: 'A question',
+      isPublicPost: true,
+      sourceURL: 'https://discord.example/0042/1',
+      createdAt: REPLY_CREATED,
+      user: { name: 'Zoë', username: 'zoe', userId: '00017', email: null, followerCount: null },
+      messages: [
+        {
+          id: 'm1',
+          timestamp: REPLY_CREATED,
+          author: 'Zoë',
+          authorId: '00017',
+          authorType: 'USER' as const,
+          message: 'Help?',
+        },
+      ],
+    };
+    upsertIngestedAction(h.engine.state.data, ORG, input);
+    const requestId = uuidOf(45);
+    const prepared = successOf(await h.call('prepare_reply', { actionId, text: 'On it', requestId }));
+    expect(prepared['actionId']).toBe(actionId);
+    await toApproval(actionId, requestId, 'On it');
+    await h.admin('POST', `/__mock/replies/${ORG}/${requestId}/approve`);
+    h.engine.clock.advance(5000);
+    const delivered = await detailOf(actionId);
+    expect(delivered.messages.map((m) => m.authorType)).toEqual(['USER', 'AGENT']);
+    expect(delivered['totalAgentMessages']).toBe(1);
+    // The ingested thread grows (a new customer message): the reply still shows and counts.
+    upsertIngestedAction(h.engine.state.data, ORG, {
+      ...input,
+      messages: [
+        ...input.messages,
+        {
+          id: 'm2',
+          timestamp: Date.parse(REPLY_CREATED) + 60_000,
+          author: 'Zoë',
+          authorId: '00017',
+          authorType: 'USER' as const,
+          message: 'Thanks!',
+        },
+      ],
+    });
+    const grown = await detailOf(actionId);
+    expect(grown.messages.map((m) => m.message)).toEqual(['Help?', 'Thanks!', 'On it']);
+    expect(grown['totalAgentMessages']).toBe(1);
+    expect(grown['totalMessages']).toBe(3);
+    expect(grown['initialResponseTime']).not.toBeNull();
   });
 
   it('reset forgets every request and every delivered reply', async () => {

@@ -16,6 +16,7 @@ import {
 import { MODERATION_VALUES, PLATFORMS, SENTIMENTS, STATUSES } from '../../../fixtures/generate/types.ts';
 import { rowChanged } from './answer-cache.ts';
 import type { IngestedAction, IngestedActionInput, IngestedMessage, IngestOutcome } from './ingest-types.ts';
+import { recountReplies } from './reply-overlay.ts';
 import { type DataState, findRow, type OrgData, orgData, tieByActionId } from './state.ts';
 
 /**
@@ -60,6 +61,8 @@ export function upsertIngestedAction(
   rowChanged(org, row);
   org.ingestedIds.set(stored.actionId, row);
   fillColumns(org, org.table, row, stored);
+  // Agent replies delivered to this action before the thread grew still count (reply-overlay.ts).
+  recountReplies(org, row);
   const responded = org.table.responded(row);
   org.byCreated.insert(row, stored.createdAtMs, responded, tie);
   if (stored.updatedAtMs !== null) org.byUpdated.insert(row, stored.updatedAtMs, responded, tie);

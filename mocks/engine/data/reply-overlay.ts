@@ -31,8 +31,14 @@ export function addCounts(org: OrgData, row: number, replies: number): void {
  */
 export function recountReplies(org: OrgData, row: number): void {
   const overlay = overlayOf(org, row);
-  if (overlay === undefined || overlay.replies.length === 0) return;
+  const first = overlay?.replies[0];
+  if (overlay === undefined || first === undefined) return;
   addCounts(org, row, overlay.replies.length);
+  const table = org.table;
+  const createdAt = table.createdAt[row] ?? 0;
+  const replySec = Math.max(0, Math.floor((Date.parse(first.timestamp) - createdAt) / 1000));
+  const ownSec = table.responseSec[row] ?? -1;
+  if (ownSec < 0 || replySec < ownSec) table.responseSec[row] = replySec;
 }
 
 /** The messages a view shows for the row: its own (frozen for seeded rows) then the replies. */
