@@ -6,7 +6,7 @@
  *   npm run bench -- --quick                       # short rounds and small sizes, into bench/results/quick/
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
- * Sections: throughput, startup, scale, conformance, garbage, soak. Each writes
+ * Sections: throughput, startup, scale, conformance, garbage, soak, package. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -21,12 +21,13 @@ import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
+import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
 import { scale } from './sections/scale.ts';
 import { soak } from './sections/soak.ts';
 import { startup } from './sections/startup.ts';
 import { type Comparison, throughput } from './sections/throughput.ts';
 
-const SECTIONS = ['throughput', 'startup', 'scale', 'conformance', 'garbage', 'soak'] as const;
+const SECTIONS = ['throughput', 'startup', 'scale', 'conformance', 'garbage', 'soak', 'package'] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -154,6 +155,9 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         }),
       );
       break;
+    case 'package':
+      await timed(section, () => packageSection({ runs: quick ? 3 : 7, log }));
+      break;
   }
 }
 
@@ -164,5 +168,12 @@ for (const section of SECTIONS) {
 }
 const analysisFile = join(ROOT, 'bench/ANALYSIS.md');
 const notes = quick || !existsSync(analysisFile) ? [] : [readFileSync(analysisFile, 'utf8').trim()];
+const packageFile = join(outDir, 'package.json');
+if (existsSync(packageFile)) {
+  const measured = JSON.parse(readFileSync(packageFile, 'utf8')) as Stamped<PackageResult>;
+  notes.push(
+    renderPackage(measured.result, `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`),
+  );
+}
 writeFileSync(resultsFile, renderResults(all, notes));
 log(`wrote ${resultsFile}`);

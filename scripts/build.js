@@ -21,9 +21,26 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = `${ROOT}dist/`;
 const PRECOMPILED = `${DIST}src/contract/precompiled.js`;
+/**
+ * What a browser bundle gets instead (package.json `browser` field): the validators of the request
+ * path only, and ajv itself replaced by a module that says why it is missing. See `browserNeeds`.
+ */
+const PRECOMPILED_BROWSER = `${DIST}src/contract/precompiled.browser.js`;
+const AJV_UNAVAILABLE = `${DIST}src/contract/ajv-unavailable.browser.js`;
+/** Components the engine validates by name on the request path (moderation cases, data files). */
+const ENGINE_COMPONENTS = ['ModerationSubmission', 'ModerationDecision', 'IngestionBatch'];
 
 compile();
-writePrecompiledValidators(await generateValidatorModule());
+const validators = await validatorSchemasOfContract();
+writePrecompiledValidators(
+  PRECOMPILED,
+  generateValidatorModule(validators, () => true),
+);
+writePrecompiledValidators(
+  PRECOMPILED_BROWSER,
+  generateValidatorModule(validators, browserNeeds(validators)),
+);
+writeFileSync(AJV_UNAVAILABLE, ajvUnavailableModule());
 
 /**
  * Runs the TypeScript compiler; exits with its status when it wrote nothing. Type errors with output
@@ -41,29 +58,63 @@ function compile() {
   }
 }
 
-/**
- * One ES module exporting `precompiledValidators(key)` over every validator of contract/openapi.json,
- * compiled from the dist/ modules just built (the same code that compiles them at run time).
- */
-async function generateValidatorModule() {
+/** Every validator of contract/openapi.json, from the dist/ modules just built: key, schema, ajv. */
+async function validatorSchemasOfContract() {
   const load = (path) => import(pathToFileURL(`${DIST}${path}`).href);
   const { contractDocument } = await load('src/contract/load.js');
   const { buildOperationTable } = await load('src/contract/operations.js');
-  const { componentIdOf, createAjv, rewriteRefs, validatorSchemas } = await load(
-    'src/contract/validator-schemas.js',
-  );
-  const standalone = createRequire(`${ROOT}package.json`)('ajv/dist/standalone/index.js').default;
+  const schemas = await load('src/contract/validator-schemas.js');
+  const all = [...schemas.validatorSchemas(contractDocument, buildOperationTable(contractDocument))];
+  return { document: contractDocument, all, schemas };
+}
 
-  const ajv = createAjv(contractDocument, { source: true, esm: true });
+/**
+ * The validators a browser page can reach through `cca-kit/msw` with the engine's defaults: every
+ * request validator (query, path, body, batch envelope) and the component validators they or the
+ * engine use; not the response validators, which only `selfCheck` runs. Those, and components of
+ * responses only, are left out of the browser build (about half of the code).
+ */
+function browserNeeds({ document, all }) {
+  const components = new Set();
+  const visit = (value) => {
+    if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/')) {
+          const name = child.slice('#/components/schemas/'.length).split('/')[0];
+          if (!components.has(name)) {
+            components.add(name);
+            visit(document.components.schemas[name]);
+          }
+        } else visit(child);
+      }
+    }
+  };
+  for (const name of ENGINE_COMPONENTS) visit({ $ref: `#/components/schemas/${name}` });
+  for (const [key, schema] of all)
+    if (!key.startsWith('response ') && !key.startsWith('component ')) visit(schema);
+  return (key) =>
+    !key.startsWith('response ') &&
+    (!key.startsWith('component ') || components.has(key.slice('component '.length)));
+}
+
+/**
+ * One ES module of the selected validators, compiled with the same ajv configuration as at run time,
+ * and the export name of each key.
+ */
+function generateValidatorModule({ document, all, schemas }, selected) {
+  const standalone = createRequire(`${ROOT}package.json`)('ajv/dist/standalone/index.js').default;
+  const ajv = schemas.createAjv(document, { source: true, esm: true });
   // Each validator is registered under an id so that one standalone module can export them all.
   const exportsByKey = new Map();
   const idsByExport = {};
-  for (const [key, schema] of validatorSchemas(contractDocument, buildOperationTable(contractDocument))) {
+  for (const [key, schema] of all) {
+    if (!selected(key)) continue;
     const name = `v${exportsByKey.size}`;
-    let id = componentIdOf(schema);
+    let id = schemas.componentIdOf(schema);
     if (id === undefined) {
       id = `https://cca-kit.invalid/validators/${name}`;
-      ajv.addSchema(typeof schema === 'boolean' ? schema : rewriteRefs(schema), id);
+      ajv.addSchema(typeof schema === 'boolean' ? schema : schemas.rewriteRefs(schema), id);
     }
     exportsByKey.set(key, name);
     idsByExport[name] = id;
@@ -107,7 +158,7 @@ function declaredNames(ts, statement) {
  * module; `.js` so that node resolves the path inside packages without an exports map), and a lookup
  * by validator key replaces the "none" of src/contract/precompiled.ts. Its .d.ts stays as tsc wrote it.
  */
-function writePrecompiledValidators({ code, exportsByKey }) {
+function writePrecompiledValidators(path, { code, exportsByKey }) {
   const imports = new Map();
   const body = code
     .replace(/^"use strict";/, '')
@@ -126,10 +177,31 @@ function writePrecompiledValidators({ code, exportsByKey }) {
     'export const precompiledValidators = (key) => validators.get(key);',
     '',
   ].join('\n');
-  writeFileSync(PRECOMPILED, text);
+  writeFileSync(path, text);
   // tsc's source map described the module it replaced.
-  rmSync(`${PRECOMPILED}.map`, { force: true });
+  rmSync(`${path}.map`, { force: true });
   process.stdout.write(
-    `build: dist/ compiled; ${exportsByKey.size} validators compiled ahead of time (${Math.round(text.length / 1024)} KB)\n`,
+    `build: ${path.slice(ROOT.length)}: ${exportsByKey.size} validators compiled ahead of time (${Math.round(text.length / 1024)} KB)\n`,
   );
+}
+
+/**
+ * ajv and ajv-formats in a browser bundle: every validator the browser path needs is compiled ahead of
+ * time, so compiling one at run time (which would also need `unsafe-eval`) is a usage error, reported
+ * with what to do instead.
+ */
+function ajvUnavailableModule() {
+  return `// Generated by scripts/build.js: what ajv and ajv-formats are in a browser bundle of cca-kit.
+const message =
+  'cca-kit in a browser validates with validators compiled ahead of time; this one is not among them ' +
+  '(response validators run only with selfCheck). Use selfCheck in node, or bundle cca-kit for node.';
+export class Ajv2020 {
+  constructor() {
+    throw new Error(message);
+  }
+}
+export default function addFormats() {
+  throw new Error(message);
+}
+`;
 }
