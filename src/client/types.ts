@@ -8,7 +8,9 @@ export type KeyRole =
   | 'otherOrgRead'
   | 'noModerationWrite'
   | 'expired'
-  | 'revoked';
+  | 'revoked'
+  /** A Read-and-write key of the read key's organization (agent interface: execute with writes). */
+  | 'readWrite';
 
 /** Environment variable holding each key; curl repro commands reference these, never the value. */
 export const KEY_ENV: Readonly<Record<KeyRole, string>> = {
@@ -19,6 +21,7 @@ export const KEY_ENV: Readonly<Record<KeyRole, string>> = {
   noModerationWrite: 'CCA_NO_MODERATION_WRITE_KEY',
   expired: 'CCA_EXPIRED_KEY',
   revoked: 'CCA_REVOKED_KEY',
+  readWrite: 'CCA_READ_WRITE_KEY',
 };
 
 export const KEY_ROLES: readonly KeyRole[] = [
@@ -29,6 +32,7 @@ export const KEY_ROLES: readonly KeyRole[] = [
   'noModerationWrite',
   'expired',
   'revoked',
+  'readWrite',
 ];
 
 /**

@@ -5,6 +5,9 @@
  */
 import type { Law } from '../../src/conformance/law.ts';
 import { executeLaws } from './execute.ts';
+import { metamorphicLaws } from './metamorphic.ts';
+import { pagingLaws } from './paging.ts';
+import { replyLaws } from './replies.ts';
 import { skillLaws } from './skills.ts';
 import { toolLaws } from './tools.ts';
 import { transportLaws } from './transport.ts';
@@ -12,4 +15,12 @@ import { transportLaws } from './transport.ts';
 export const AGENT_GROUP = 'agent';
 
 /** Every agent law, cheap read-only checks first, writes last. */
-export const agentLaws: readonly Law[] = [...transportLaws, ...toolLaws, ...skillLaws, ...executeLaws];
+export const agentLaws: readonly Law[] = [
+  ...transportLaws,
+  ...toolLaws,
+  ...skillLaws,
+  ...executeLaws,
+  ...pagingLaws,
+  ...metamorphicLaws,
+  ...replyLaws,
+];

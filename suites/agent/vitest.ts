@@ -9,6 +9,7 @@ import type { Law } from '../../src/conformance/law.ts';
 import { defaultDeps, runConformance } from '../../src/conformance/runner.ts';
 import { renderConsoleReport } from '../../src/reporters/console.ts';
 import { type RunningTarget, resolveTarget } from '../target.ts';
+import { agentMockKeys } from './keys.ts';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -22,7 +23,12 @@ export function describeAgentLaws(title: string, laws: readonly Law[]): void {
     const runs = envInt('CCA_RUNS', 10);
     const runId = `va${seed.toString(36)}${Date.now().toString(36).slice(-5)}`;
     beforeAll(async () => {
-      running = await resolveTarget();
+      const resolved = await resolveTarget();
+      const engine = resolved.engine;
+      running =
+        engine === undefined
+          ? resolved
+          : { ...resolved, target: { ...resolved.target, keys: agentMockKeys(engine) } };
     });
     afterAll(async () => {
       await running?.close();

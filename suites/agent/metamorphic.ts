@@ -1,0 +1,294 @@
+/**
+ * Metamorphic laws on data the suite does not know: a narrower window or a filter with fewer values
+ * gives a subset; filters and windows are honoured by each item; analytics totals equal the number of
+ * actions a search of the same window and filter gathers, and `groupBy` rows sum to the total;
+ * `meta.queryJSON`, the date range and `dateField` present, `emptyReason` on an empty result.
+ */
+import fc from 'fast-check';
+import { deref } from '../../src/arbitraries/json-schema.ts';
+import { violate } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { literal, runScript } from '../../src/conformance/mcp/script.ts';
+import type { McpSession } from '../../src/conformance/mcp/session.ts';
+import { type CatalogEntry, catalog, localResolver } from './catalog.ts';
+import { caseArb, inputOf, MAX_LIMIT, observedValues } from './paging.ts';
+import { filterOf, notIn, SEARCH, walk } from './search.ts';
+import { Absent, agentProperty, brief, isObj, type Json, requireTool, withSession } from './support.ts';
+
+const GROUP = 'agent';
+const ANALYTICS = 'query.analytics.actions';
+
+async function ready(ctx: LawContext, ids: readonly string[]): Promise<void> {
+  await requireTool(ctx, 'read', 'execute');
+  const listed = (await catalog(ctx)).map((e) => e.id);
+  const missing = ids.filter((id) => !listed.includes(id));
+  if (missing.length > 0) throw new Absent(`spec() does not list ${missing.join(', ')}`);
+}
+
+/** Runs a property after its preconditions; an `Absent` precondition makes the law not run. */
+async function guarded(
+  ctx: LawContext,
+  ids: readonly string[],
+  body: () => ReturnType<Law['run']>,
+): ReturnType<Law['run']> {
+  try {
+    await ready(ctx, ids);
+  } catch (error) {
+    if (error instanceof Absent) return { kind: 'not-run', ruleIds: ctx.ruleIds, reason: error.message };
+    throw error;
+  }
+  return body();
+}
+
+const subsets: Law = {
+  id: 'agent.search.subsets',
+  group: GROUP,
+  title: 'a narrower window, or a filter with fewer values, gathers a subset; walking twice gathers the same',
+  ruleIds: ['AGENT-MCP-SEARCH-WINDOW-SUBSET'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    guarded(ctx, [SEARCH], () =>
+      withSession(ctx, 'read', async (session) => {
+        const values = await observedValues(ctx, session);
+        return agentProperty(
+          ctx,
+          fc.tuple(caseArb(values), fc.integer({ min: 1, max: 6 })),
+          async ([c, extra]) => {
+            const wideRel = { ...c.relative, count: c.relative.count + extra };
+            const narrow = await walk(session, inputOf(c, MAX_LIMIT));
+            const wide = await walk(session, inputOf({ ...c, relative: wideRel }, MAX_LIMIT));
+            if (!narrow.ended || !wide.ended) return;
+            const out = notIn(narrow.ids, wide.ids);
+            if (out !== undefined)
+              violate(
+                'AGENT-MCP-SEARCH-WINDOW-SUBSET',
+                'window',
+                `action ${out} is in the ${c.relative.count}-${c.relative.unit} window but not in the ${wideRel.count}-${c.relative.unit} one`,
+                { ...c, extra },
+              );
+            if (c.statuses.length > 1) {
+              const fewer = await walk(
+                session,
+                inputOf({ ...c, statuses: c.statuses.slice(0, 1) }, MAX_LIMIT),
+              );
+              const more = notIn(fewer.ids, narrow.ids);
+              if (fewer.ended && more !== undefined)
+                violate(
+                  'AGENT-MCP-SEARCH-WINDOW-SUBSET',
+                  'filter',
+                  `action ${more} matches status in [${c.statuses[0]}] but not status in [${c.statuses.join(', ')}]`,
+                  c,
+                );
+            }
+            const again = await walk(session, inputOf(c, MAX_LIMIT));
+            if (again.ids.join('\n') !== narrow.ids.join('\n'))
+              violate(
+                'AGENT-MCP-SEARCH-WINDOW-SUBSET',
+                'unstable',
+                `two walks of the same input gathered ${narrow.ids.length} and ${again.ids.length} actions (or another order)`,
+                c,
+              );
+          },
+        );
+      }),
+    ),
+};
+
+const UNIT_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 31 * 86_400_000 };
+
+const honoured: Law = {
+  id: 'agent.search.filters-and-windows-honoured',
+  group: GROUP,
+  title: 'every item matches the source and status filter and lies in the relative window',
+  ruleIds: ['AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS', 'AGENT-MCP-SEARCH-DATERANGE-FORMS'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    guarded(ctx, [SEARCH], () =>
+      withSession(ctx, 'read', async (session) => {
+        const values = await observedValues(ctx, session);
+        return agentProperty(ctx, caseArb(values), async (c) => {
+          const w = await walk(session, inputOf(c, MAX_LIMIT));
+          for (const [i, id] of w.ids.entries()) {
+            const status = w.statuses[i] ?? null;
+            const platform = w.platforms[i] ?? null;
+            if (c.statuses.length > 0 && status !== null && !c.statuses.includes(status))
+              violate(
+                'AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS',
+                'status',
+                `action ${id} has status ${status}, not in [${c.statuses.join(', ')}]`,
+                c,
+              );
+            if (c.sources.length > 0 && platform !== null && !c.sources.includes(platform))
+              violate(
+                'AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS',
+                'source',
+                `action ${id} has platform ${platform}, not in [${c.sources.join(', ')}]`,
+                c,
+              );
+            const time = w.times[i];
+            // A rolling window of n units ends now and is at most n units (+ the current unit) long.
+            const earliest = ctx.now() - (c.relative.count + 1) * UNIT_MS[c.relative.unit] - 1000;
+            if (time != null && (Date.parse(time) < earliest || Date.parse(time) > ctx.now() + 60_000))
+              violate(
+                'AGENT-MCP-SEARCH-DATERANGE-FORMS',
+                'outside',
+                `action ${id} created ${time} lies outside the last ${c.relative.count} ${c.relative.unit}(s)`,
+                c,
+              );
+          }
+        });
+      }),
+    ),
+};
+
+/** The measure, aggregation and group field to use, read from spec(id)'s input schema. */
+function analyticsChoice(entry: CatalogEntry): {
+  measure: string;
+  aggregation: string;
+  groupField: string | undefined;
+} {
+  const resolve = localResolver(entry.inputSchema);
+  const enumOf = (path: readonly string[]): string[] => {
+    let s: unknown = entry.inputSchema;
+    for (const step of path) {
+      const d = isObj(s) ? deref(s as never, resolve) : undefined;
+      s = step === '*' ? d?.items : d?.properties?.[step];
+    }
+    const d = isObj(s) ? deref(s as never, resolve) : undefined;
+    return Array.isArray(d?.enum) ? d.enum.map(String) : [];
+  };
+  const measures = enumOf(['lines', '*', 'measure']);
+  const aggregations = enumOf(['lines', '*', 'aggregation']);
+  const fields = enumOf(['groupBy', '*', 'field']);
+  return {
+    measure:
+      measures.find((m) => /^actions?$/i.test(m)) ??
+      measures.find((m) => /count|action/i.test(m)) ??
+      'actions',
+    aggregation: aggregations.find((a) => /^count$/i.test(a)) ?? 'count',
+    groupField: fields.find((f) => f === 'status') ?? fields.find((f) => f === 'source'),
+  };
+}
+
+/** The rows of an analytics answer and the first numeric value of each. */
+function rowValues(output: unknown): { rows: Json[]; values: (number | null)[] } {
+  const rows = (isObj(output) && Array.isArray(output['rows']) ? output['rows'] : []).filter(isObj);
+  const values = rows.map((row) => {
+    const holder = isObj(row['values']) ? row['values'] : row;
+    const n = Object.values(holder).find((v) => typeof v === 'number');
+    return typeof n === 'number' ? n : null;
+  });
+  return { rows, values };
+}
+
+async function analytics(session: McpSession, input: unknown): Promise<unknown> {
+  const out = await runScript(session, `return await call(${literal(ANALYTICS)}, ${literal(input)});`);
+  if (out.kind === 'threw')
+    violate(
+      'AGENT-MCP-ANALYTICS-INPUT-SHAPE',
+      'refused',
+      `${ANALYTICS} refused ${brief(input)}: ${out.message}`,
+      input,
+    );
+  if (out.kind === 'failed')
+    violate('AGENT-MCP-ANALYTICS-INPUT-SHAPE', 'failed', `${ANALYTICS} failed: ${out.text}`, input);
+  return out.value;
+}
+
+const analyticsAgrees: Law = {
+  id: 'agent.analytics.agrees-with-search',
+  group: GROUP,
+  title:
+    'analytics count = actions a search of the same window and filter gathers; groupBy rows sum to it; meta and emptyReason',
+  ruleIds: [
+    'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+    'AGENT-MCP-ANALYTICS-INPUT-SHAPE',
+    'AGENT-MCP-ANALYTICS-META',
+    'AGENT-MCP-ANALYTICS-EMPTY-GROUPBY-TOTAL',
+    'AGENT-MCP-ANALYTICS-EMPTY-REASON',
+  ],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    guarded(ctx, [SEARCH, ANALYTICS], () =>
+      withSession(ctx, 'read', async (session) => {
+        const values = await observedValues(ctx, session);
+        const entry = (await catalog(ctx)).find((e) => e.id === ANALYTICS);
+        if (entry === undefined) throw new Absent(`spec() does not list ${ANALYTICS}`);
+        const choice = analyticsChoice(entry);
+        return agentProperty(ctx, caseArb(values), async (c) => {
+          const search = await walk(session, inputOf(c, MAX_LIMIT));
+          if (!search.ended) return;
+          const filter = filterOf(c.sources, c.statuses);
+          const base = {
+            v: 1,
+            source: 'actions',
+            dateRange: { relative: c.relative },
+            ...(filter !== undefined && filter.filters.length > 0 ? { filter } : {}),
+            lines: [{ measure: choice.measure, aggregation: choice.aggregation }],
+            options: { fillEmpty: false },
+          };
+          const total = await analytics(session, { ...base, groupBy: [] });
+          const meta = isObj(total) ? total['meta'] : undefined;
+          if (!isObj(meta) || meta['queryJSON'] === undefined || typeof meta['dateField'] !== 'string')
+            violate(
+              'AGENT-MCP-ANALYTICS-META',
+              'meta',
+              `analytics output lacks meta.queryJSON or meta.dateField: ${brief(meta)}`,
+              c,
+            );
+          if (
+            !Object.entries(meta).some(
+              ([k, v]) => /date|range|from/i.test(k) && k !== 'dateField' && v !== undefined,
+            )
+          )
+            violate(
+              'AGENT-MCP-ANALYTICS-META',
+              'date-range',
+              `analytics meta lacks the resolved date range: ${brief(meta)}`,
+              c,
+            );
+          const { rows, values: totals } = rowValues(total);
+          if (search.ids.length === 0) {
+            const reason = isObj(total) ? total['emptyReason'] : undefined;
+            if (typeof reason !== 'string' || reason === '')
+              violate(
+                'AGENT-MCP-ANALYTICS-EMPTY-REASON',
+                'no-reason',
+                `an analytics result over a window without actions carries no emptyReason: ${brief(total)}`,
+                c,
+              );
+            return;
+          }
+          if (rows.length !== 1)
+            violate(
+              'AGENT-MCP-ANALYTICS-EMPTY-GROUPBY-TOTAL',
+              'not-one-row',
+              `groupBy [] answered ${rows.length} rows, not one total`,
+              c,
+            );
+          if (totals[0] !== search.ids.length)
+            violate(
+              'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+              'total',
+              `analytics ${choice.measure}.${choice.aggregation} = ${totals[0]}, the search gathered ${search.ids.length} actions`,
+              c,
+            );
+          if (choice.groupField !== undefined) {
+            const grouped = rowValues(
+              await analytics(session, { ...base, groupBy: [{ field: choice.groupField }] }),
+            );
+            const sum = grouped.values.reduce<number>((n, v) => n + (v ?? 0), 0);
+            if (sum !== search.ids.length)
+              violate(
+                'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+                'group-sum',
+                `rows grouped by ${choice.groupField} sum to ${sum}, the total is ${search.ids.length}`,
+                c,
+              );
+          }
+        });
+      }),
+    ),
+};
+
+export const metamorphicLaws: readonly Law[] = [subsets, honoured, analyticsAgrees];

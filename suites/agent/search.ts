@@ -1,0 +1,184 @@
+/**
+ * Walking `query.search.actions` through `execute`: each script follows `nextCursor` for a few
+ * pages and hands back the cursor where it stopped; the next script resumes from it (spec 8: long
+ * exports resume with saved cursors). Generated inputs (windows, filters, limits) for the laws.
+ */
+import fc from 'fast-check';
+import { violate } from '../../src/conformance/check.ts';
+import { literal, runScript } from '../../src/conformance/mcp/script.ts';
+import type { McpSession } from '../../src/conformance/mcp/session.ts';
+import { brief, isObj } from './support.ts';
+
+export const SEARCH = 'query.search.actions';
+
+/** A relative window of 4.18 (`{relative: {unit, count, calendar, includeCurrent}}`). */
+export interface Relative {
+  readonly unit: 'hour' | 'day' | 'week' | 'month';
+  readonly count: number;
+  readonly calendar: boolean;
+  readonly includeCurrent: boolean;
+}
+
+export interface SearchInput {
+  readonly dateRange: { readonly relative: Relative };
+  readonly filter?: {
+    readonly filterType: 'and';
+    readonly filters: readonly {
+      filterType: 'source' | 'status';
+      operator: 'in';
+      value: readonly string[];
+    }[];
+  };
+  readonly limit: number;
+}
+
+export interface Walk {
+  readonly ids: readonly string[];
+  /** `createdAt` of each item, when items carry it. */
+  readonly times: readonly (string | null)[];
+  readonly statuses: readonly (string | null)[];
+  readonly platforms: readonly (string | null)[];
+  readonly pageSizes: readonly number[];
+  /** The walk reached `nextCursor: null`. */
+  readonly ended: boolean;
+  /** Executions the walk took (resumptions + 1). */
+  readonly executions: number;
+  /** Empty pages answered with a non-null cursor (a walk that never ends). */
+  readonly emptyPagesWithCursor: number;
+}
+
+/** One execution: up to `pages` pages from `cursor`; returns what the pages held and where it stopped. */
+function walkScript(input: unknown, cursor: string | null, pages: number): string {
+  return `
+const input = ${literal(input)};
+let cursor = ${literal(cursor)};
+const out = { ids: [], times: [], statuses: [], platforms: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [] };
+for (let n = 0; n < ${pages}; n++) {
+  const page = await call(${literal(SEARCH)}, cursor === null ? input : Object.assign({}, input, { cursor }));
+  if (page === null || typeof page !== 'object' || !Array.isArray(page.items) || !('nextCursor' in page))
+    return { shape: page };
+  out.sizes.push(page.items.length);
+  for (const item of page.items) {
+    if (typeof item.actionId !== 'string') out.badIds.push(item.actionId === undefined ? null : item.actionId);
+    out.ids.push(String(item.actionId));
+    out.times.push(typeof item.createdAt === 'string' ? item.createdAt : null);
+    out.statuses.push(typeof item.status === 'string' ? item.status : null);
+    out.platforms.push(typeof item.platform === 'string' ? item.platform : null);
+  }
+  if (page.nextCursor === null) { out.ended = true; break; }
+  if (typeof page.nextCursor !== 'string') return { shape: { nextCursor: page.nextCursor } };
+  if (page.items.length === 0) out.emptyWithCursor++;
+  if (out.emptyWithCursor > 2) break;
+  cursor = page.nextCursor;
+}
+out.cursor = out.ended ? null : cursor;
+return out;`;
+}
+
+export interface WalkOptions {
+  /** Pages per execution (default 25). */
+  readonly pagesPerExecution?: number;
+  /** Total pages before the walk stops unfinished (default 200). */
+  readonly maxPages?: number;
+}
+
+/** Follows `nextCursor` from the first page to `null` (or the page bound), resuming across executions. */
+export async function walk(session: McpSession, input: unknown, options: WalkOptions = {}): Promise<Walk> {
+  const per = options.pagesPerExecution ?? 25;
+  const max = options.maxPages ?? 200;
+  const acc = {
+    ids: [] as string[],
+    times: [] as (string | null)[],
+    statuses: [] as (string | null)[],
+    platforms: [] as (string | null)[],
+    pageSizes: [] as number[],
+    emptyPagesWithCursor: 0,
+  };
+  let cursor: string | null = null;
+  let executions = 0;
+  let ended = false;
+  while (!ended && acc.pageSizes.length < max) {
+    executions += 1;
+    const out = await runScript(
+      session,
+      walkScript(input, cursor, Math.min(per, max - acc.pageSizes.length)),
+    );
+    if (out.kind === 'threw')
+      violate(
+        'AGENT-MCP-SEARCH-CURSOR-SAME-INPUT',
+        'walk-threw',
+        `following nextCursor of ${SEARCH} threw: ${out.message}`,
+        { input, cursor },
+      );
+    if (out.kind === 'failed')
+      violate(
+        'AGENT-MCP-EXECUTE-CALL-RETURNS-OUTPUT',
+        'walk-failed',
+        `execute of a ${SEARCH} walk failed: ${out.text}`,
+        { input, cursor },
+      );
+    const v = out.value;
+    if (!isObj(v) || 'shape' in v)
+      violate(
+        'AGENT-MCP-SEARCH-OUTPUT-ITEMS-NEXTCURSOR',
+        'shape',
+        `${SEARCH} answered no items array and nextCursor: ${brief(isObj(v) ? v['shape'] : v)}`,
+        { input },
+      );
+    const badIds = v['badIds'] as unknown[];
+    if (badIds.length > 0)
+      violate(
+        'AGENT-MCP-IDS-STRINGS-PRESERVED',
+        'id-not-string',
+        `${SEARCH} items carry actionId that is not a string: ${brief(badIds)}`,
+        { input },
+      );
+    acc.ids.push(...(v['ids'] as string[]));
+    acc.times.push(...(v['times'] as (string | null)[]));
+    acc.statuses.push(...(v['statuses'] as (string | null)[]));
+    acc.platforms.push(...(v['platforms'] as (string | null)[]));
+    acc.pageSizes.push(...(v['sizes'] as number[]));
+    acc.emptyPagesWithCursor += v['emptyWithCursor'] as number;
+    ended = v['ended'] === true;
+    cursor = (v['cursor'] as string | null) ?? null;
+    if (acc.emptyPagesWithCursor > 2) break;
+    if (!ended && cursor === null) break;
+  }
+  return { ...acc, ended, executions };
+}
+
+export const relativeArb: fc.Arbitrary<Relative> = fc.record({
+  unit: fc.constantFrom('hour' as const, 'day' as const, 'week' as const, 'month' as const),
+  count: fc.integer({ min: 1, max: 12 }),
+  calendar: fc.boolean(),
+  includeCurrent: fc.boolean(),
+});
+
+/** The filter group of 4.18 with the given source and status values (either may be empty). */
+export function filterOf(sources: readonly string[], statuses: readonly string[]): SearchInput['filter'] {
+  const filters = [
+    ...(sources.length > 0
+      ? [{ filterType: 'source' as const, operator: 'in' as const, value: sources }]
+      : []),
+    ...(statuses.length > 0
+      ? [{ filterType: 'status' as const, operator: 'in' as const, value: statuses }]
+      : []),
+  ];
+  return { filterType: 'and', filters };
+}
+
+/** Is `inner` contained in `outer` (as sets)? Returns the first id of `inner` not in `outer`. */
+export function notIn(inner: readonly string[], outer: readonly string[]): string | undefined {
+  const set = new Set(outer);
+  return inner.find((id) => !set.has(id));
+}
+
+/** The first id seen twice. */
+export function duplicate(ids: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) return id;
+    seen.add(id);
+  }
+  return undefined;
+}
