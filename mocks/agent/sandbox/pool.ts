@@ -93,7 +93,11 @@ export class SandboxPool {
   constructor(registry: OperationRegistry, catalog: Catalog, limits: SandboxLimits) {
     this.#registry = registry;
     this.#limits = limits;
-    this.#setup = { catalog, wasmMaxBytes: limits.memoryBytes + limits.wasmHeadroomBytes };
+    this.#setup = {
+      catalog,
+      wasmMaxBytes: limits.memoryBytes + limits.wasmHeadroomBytes,
+      limits: executionLimits(limits),
+    };
     for (let i = 0; i < limits.poolSize; i++) {
       const slot: Slot = { worker: this.#spawn(), state: 'booting', running: null, bootError: null };
       this.#slots.push(slot);

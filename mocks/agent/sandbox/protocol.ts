@@ -17,6 +17,8 @@ export interface WorkerSetup {
   readonly catalog: Catalog;
   /** Maximum of the worker's WebAssembly memory in bytes (memoryBytes + headroom). */
   readonly wasmMaxBytes: number;
+  /** The limits executions will run under (the warm-up uses the same memory and stack). */
+  readonly limits: ExecutionLimits;
 }
 
 export type ToWorker =
