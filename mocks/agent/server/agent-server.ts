@@ -7,6 +7,7 @@ import { InMemoryTransport, type McpServer } from '@modelcontextprotocol/server'
 import { type AgentContract, agentContract } from '../../../src/contract/agent.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { createDocsHost, type DocsHost } from '../docs-host/index.ts';
+import type { SandboxOptions } from '../sandbox/limits.ts';
 import type { AgentPageHandler, AgentTool } from '../types.ts';
 import { createMcpEndpoint, type McpEndpoint, type McpEndpointLimits } from './http-endpoint.ts';
 import { authenticateKey, type KeyRefusal } from './identity.ts';
@@ -26,6 +27,8 @@ export interface AgentServerOptions {
   readonly limits?: Partial<McpEndpointLimits>;
   /** The server's own `host:port` once it listens (accepted by the origin guard). */
   readonly ownHost?: () => string | undefined;
+  /** Limits of the execute sandbox (time, memory, stack, calls, sizes, pool); see docs/agent-interface.md. */
+  readonly sandbox?: SandboxOptions;
 }
 
 /** A key the agent interface refused (in process and stdio; HTTP answers 401 instead). */
@@ -76,7 +79,10 @@ export function isMcpPath(pathname: string): boolean {
  */
 export function createAgentServer(engine: Engine, options: AgentServerOptions = {}): AgentServer {
   const contract = options.contract ?? agentContract();
-  const parts = options.tools === undefined || options.pages === undefined ? createAgentParts() : undefined;
+  const parts =
+    options.tools === undefined || options.pages === undefined
+      ? createAgentParts(options.sandbox === undefined ? {} : { sandbox: options.sandbox })
+      : undefined;
   const tools = createToolSet(contract, options.tools ?? parts?.tools ?? []);
   const pages = options.pages ?? parts?.pages ?? [];
   const docs = createDocsHost({ contract, tools });

@@ -4,7 +4,10 @@
  * (`replies/`). Each part is listed here once its module exists; the server registers whatever this
  * returns, and contract/agent/tools.json decides who sees it.
  */
+import { createOperationRegistry } from '../operations/index.ts';
 import { replyPages, replyTools } from '../replies/index.ts';
+import { createExecuteTool } from '../sandbox/index.ts';
+import type { SandboxOptions } from '../sandbox/limits.ts';
 import type { AgentPageHandler, AgentTool } from '../types.ts';
 
 export interface AgentParts {
@@ -15,25 +18,35 @@ export interface AgentParts {
   close(): Promise<void>;
 }
 
-/** Something a part may hand back that holds resources (a worker pool). */
-interface Closable {
-  close(): Promise<void> | void;
+export interface AgentPartsOptions {
+  /** Limits of the execute sandbox (defaults: `DEFAULT_SANDBOX_LIMITS`). */
+  readonly sandbox?: SandboxOptions;
 }
 
-const isClosable = (value: unknown): value is Closable =>
-  typeof value === 'object' && value !== null && typeof (value as Closable).close === 'function';
-
-/** The parts available in this build, freshly created (one worker pool per agent server). */
-export function createAgentParts(): AgentParts {
-  const tools: AgentTool[] = [...replyTools];
-  const pages: AgentPageHandler[] = [replyPages];
+/**
+ * `execute`, its worker pool started at the first call: a mock whose agents never run a script (most
+ * REST tests, every REST-only user) starts no worker thread.
+ */
+function lazyExecuteTool(options: SandboxOptions): AgentTool & { close(): Promise<void> } {
+  let tool: ReturnType<typeof createExecuteTool> | undefined;
   return {
-    tools,
-    pages,
-    async close() {
-      await Promise.allSettled(
-        tools.filter((t): t is AgentTool & Closable => isClosable(t)).map((tool) => tool.close()),
-      );
+    name: 'execute',
+    handle(ctx, args) {
+      tool ??= createExecuteTool(createOperationRegistry(), options);
+      return tool.handle(ctx, args);
     },
+    close: async () => {
+      await tool?.close();
+    },
+  };
+}
+
+/** The parts available in this build, freshly created (one worker pool per agent server, at first use). */
+export function createAgentParts(options: AgentPartsOptions = {}): AgentParts {
+  const execute = lazyExecuteTool(options.sandbox ?? {});
+  return {
+    tools: [execute, ...replyTools],
+    pages: [replyPages],
+    close: () => execute.close(),
   };
 }
