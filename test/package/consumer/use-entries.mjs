@@ -2,6 +2,7 @@
 // installed: imports every entry point by its public name and uses it. Prints one JSON line with what
 // it saw; any failure is an uncaught error and a non-zero exit.
 import { strict as assert } from 'node:assert';
+import { existsSync } from 'node:fs';
 import { getRule } from 'cca-kit';
 import { ApiClient, ConformanceClient } from 'cca-kit/client';
 import { renderJsonReport, runConformance } from 'cca-kit/conformance';
@@ -78,6 +79,16 @@ try {
   seen.msw = { list: answer.status, anonymous: anonymous.status };
 } finally {
   server.close();
+}
+
+// cca-kit/agent, once the package has it: the agent interface over an engine of cca-kit/mock.
+if (existsSync(new URL('./node_modules/cca-kit/dist/mocks/agent/index.js', import.meta.url))) {
+  const { createAgentServer, SERVER_NAME } = await import('cca-kit/agent');
+  const { createEngine } = await import('cca-kit/mock');
+  const agent = createAgentServer(createEngine({ seed: 42 }));
+  assert.equal(typeof agent.connectInProcess, 'function');
+  await agent.close();
+  seen.agent = SERVER_NAME;
 }
 
 process.stdout.write(`${JSON.stringify(seen)}\n`);
