@@ -3,8 +3,8 @@ import { resolveDateRange } from './date-range.ts';
 
 // Friday 2026-11-20 12:00 UTC.
 const NOW = Date.parse('2026-11-20T12:00:00Z');
-const resolve = (relative: Record<string, unknown>) => {
-  const r = resolveDateRange({ relative } as Parameters<typeof resolveDateRange>[0], NOW, '/dateRange');
+const resolve = (relative: RelativeRange) => {
+  const r = resolveDateRange({ relative }, NOW, '/dateRange');
   if (!r.ok) throw new Error(r.message);
   return { from: new Date(r.window.from).toISOString(), to: new Date(r.window.to).toISOString() };
 };
