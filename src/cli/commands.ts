@@ -26,4 +26,14 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'serve the agent interface (MCP tools) over stdio; the key comes from CCA_API_KEY',
     load: async () => (await import('./mcp-command.ts')).mcpCommand,
   },
+  record: {
+    name: 'record',
+    summary: 'record a live deployment through a scrubbing proxy into a HAR file',
+    load: async () => (await import('./record-command.ts')).recordCommand,
+  },
+  import: {
+    name: 'import',
+    summary: 'turn a recorded HAR file into a data file for cca-kit mock --data',
+    load: async () => (await import('./import-command.ts')).importCommand,
+  },
 };
