@@ -4,6 +4,7 @@
  * organization, approval_required never a success, and what a delivered, failed or unknown reply does
  * to the action through REST (messages, counts, the responded list, analytics).
  */
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TEXT_CODE_POINTS } from '../mocks/agent/replies/index.ts';
 import {
@@ -195,6 +196,63 @@ describe('idempotency and conflicts', () => {
       expect(failure).toMatchObject({ kind: 'conflict', code: 'CONFLICT', field: 'requestId' });
     }
     expect(successOf(await h.call('open_reply', { requestId }))).toEqual(first);
+  });
+
+  it('AGENT-MCP-WRITE-TIMEOUT-CHECK-EXISTING (property): with one requestId, a second prepare succeeds with the same answer exactly when its input is the same; otherwise a conflict; one request either way', async () => {
+    const [a = '', b = ''] = fresh().unresponded();
+    const input = fc.record(
+      {
+        actionId: fc.constantFrom(a, b),
+        text: fc.constantFrom('Hello', 'Hello ', 'hello', 'Héllo', 'He\u0301llo', '🙂'),
+        serverId: fc.constantFrom('s1', 's2', '0s1'),
+        isPublicReply: fc.constant(false),
+      },
+      { requiredKeys: ['actionId', 'text'] },
+    );
+    let n = 100;
+    await fc.assert(
+      fc.asyncProperty(input, input, async (first, second) => {
+        const requestId = uuidOf(n++);
+        const one = successOf(await h.call('prepare_reply', { ...first, requestId }));
+        const two = await h.call('prepare_reply', { ...second, requestId });
+        const same =
+          JSON.stringify(Object.entries(first).sort()) === JSON.stringify(Object.entries(second).sort());
+        if (same) expect(successOf(two)).toEqual(one);
+        else expect(failureOf(two)).toMatchObject({ kind: 'conflict', field: 'requestId' });
+        expect(successOf(await h.call('open_reply', { requestId }))).toEqual(one);
+      }),
+      { numRuns: 150, seed: 7 },
+    );
+  });
+
+  it('AGENT-MCP-IDS-STRINGS-PRESERVED (property): an actionId differing from a real one in any byte (spaces, zeros, Unicode forms) is not found', async () => {
+    const [actionId = ''] = fresh().unresponded();
+    const variant = fc.oneof(
+      fc
+        .constantFrom(' ', '\u00a0', '\t', '0', '\u200b', '\u0301')
+        .chain((extra) => fc.constantFrom(`${extra}${actionId}`, `${actionId}${extra}`)),
+      fc.nat(actionId.length - 1).map((i) => `${actionId.slice(0, i)}${actionId.slice(i + 1)}`),
+      fc
+        .nat(actionId.length - 1)
+        .map(
+          (i) =>
+            `${actionId.slice(0, i)}${'０１２３４５６７８９'[Number.parseInt(actionId[i] ?? '0', 10)] ?? 'x'}${actionId.slice(i + 1)}`,
+        ),
+    );
+    await fc.assert(
+      fc.asyncProperty(variant, async (id) => {
+        fc.pre(id !== actionId);
+        const failure = failureOf(
+          await h.call('prepare_reply', { actionId: id, text: 'hi', requestId: uuidOf(500) }),
+        );
+        expect(failure).toMatchObject({ kind: 'not_found', field: 'actionId' });
+      }),
+      { numRuns: 100, seed: 8 },
+    );
+    const prepared = successOf(
+      await h.call('prepare_reply', { actionId, text: 'hi', requestId: uuidOf(500) }),
+    );
+    expect(prepared['actionId']).toBe(actionId);
   });
 
   it('requestIds are per organization: another organization neither sees nor collides with it', async () => {
