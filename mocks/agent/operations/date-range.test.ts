@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveDateRange } from './date-range.ts';
+import { type RelativeRange, resolveDateRange } from './date-range.ts';
 
 // Friday 2026-11-20 12:00 UTC.
 const NOW = Date.parse('2026-11-20T12:00:00Z');
