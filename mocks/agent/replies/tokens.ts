@@ -19,24 +19,34 @@ function base64url(bytes: Uint8Array): string {
   return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** An HMAC-SHA-256 signer under one secret; the key is imported once. */
+/**
+ * An HMAC-SHA-256 signer under one secret; the key is imported at the first signature, so an engine
+ * where Web Crypto is unavailable (a browser page on a non-secure origin, through MSW) still starts:
+ * only the reply links need it.
+ */
 export class Signer {
-  readonly #key: Promise<CryptoKey>;
+  readonly #secret: string;
+  #key: Promise<CryptoKey> | undefined;
 
   constructor(secret: string) {
-    this.#key = crypto.subtle.importKey(
+    this.#secret = secret;
+  }
+
+  #imported(): Promise<CryptoKey> {
+    this.#key ??= crypto.subtle.importKey(
       'raw',
-      utf8.encode(secret),
+      utf8.encode(this.#secret),
       { name: 'HMAC', hash: 'SHA-256' },
       false,
       ['sign'],
     );
+    return this.#key;
   }
 
   /** base64url(HMAC(secret, parts joined by a separator no part can hold unescaped)). */
   async mac(...parts: readonly string[]): Promise<string> {
     const message = parts.map((part) => JSON.stringify(part)).join('|');
-    const signature = await crypto.subtle.sign('HMAC', await this.#key, utf8.encode(message));
+    const signature = await crypto.subtle.sign('HMAC', await this.#imported(), utf8.encode(message));
     return base64url(new Uint8Array(signature));
   }
 }
