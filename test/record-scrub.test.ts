@@ -119,12 +119,16 @@ describe('the scrubber', () => {
     ).toBe(headers[0]?.[1]);
     expect(headers[1]?.[1]).toMatch(/^Bearer cca_scrubbed_/);
     expect(headers[2]?.[1]).toBe('[scrubbed]');
-    expect(findLeaks(JSON.stringify(headers), scrubber.secrets())).toBe(0);
+    expect(findLeaks(JSON.stringify(headers), scrubber.secrets(), scrubber.keys())).toBe(0);
+    expect(scrubber.embedded('xcca_live_acme_reporting_abcdefghijklmnopqrstuvwx!')).toBe(
+      `x${headers[0]?.[1]}!`,
+    );
   });
 
   it('the leak check finds a secret left in a file, raw or JSON-escaped, but not inside a longer id', () => {
     expect(findLeaks('{"a":"cca_live_x_1234"}', ['cca_live_x_1234'])).toBe(1);
     expect(findLeaks(JSON.stringify({ a: 'say "hi" now' }), ['say "hi" now'])).toBe(1);
     expect(findLeaks('{"id":"123456"}', ['12345'])).toBe(0);
+    expect(findLeaks('{"t":"glued_cca_key_1234x"}', [], ['cca_key_1234'])).toBe(1);
   });
 });

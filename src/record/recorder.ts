@@ -188,7 +188,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       });
       const har = harOf(entries, options.target, startedAt, '0.1.0');
       await writeFile(options.out, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600 });
-      const leaks = findLeaks(await readFile(options.out, 'utf8'), scrubber.secrets());
+      const leaks = findLeaks(await readFile(options.out, 'utf8'), scrubber.secrets(), scrubber.keys());
       if (leaks > 0) {
         await unlink(options.out);
         return {

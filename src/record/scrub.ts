@@ -162,8 +162,13 @@ export class Scrubber {
    * A string with every scrubbed value (and key) it contains replaced by its pseudonym. A value counts
    * only as a whole token (not next to a letter or digit), so `1234` inside the id `12345` is left.
    */
-  embedded(text: string): string {
+  embedded(raw: string): string {
     const map = this.pseudonyms.byOriginal;
+    // A key is a secret wherever it sits, even glued to other characters.
+    let text = raw;
+    for (const key of [...this.keysSeen].sort((x, y) => y.length - x.length))
+      if (key.length >= MIN_EMBEDDED_LENGTH && text.includes(key))
+        text = text.split(key).join(map.get(key) ?? this.pseudonyms.of(key, 'key'));
     const secrets = [...map.keys(), ...this.keysSeen].filter((s) => s.length >= MIN_EMBEDDED_LENGTH);
     if (secrets.length === 0) return text;
     if (this.#pattern.size !== secrets.length) {
@@ -178,11 +183,14 @@ export class Scrubber {
     return text.replace(regex, (found) => map.get(found) ?? this.pseudonyms.of(found, 'key'));
   }
 
-  /** Everything a written recording must not contain: key values and every scrubbed original. */
+  /** Scrubbed originals a written recording must not contain as whole tokens. */
   secrets(): string[] {
-    return [...this.keysSeen, ...this.pseudonyms.byOriginal.keys()].filter(
-      (s) => s.length >= MIN_EMBEDDED_LENGTH,
-    );
+    return [...this.pseudonyms.byOriginal.keys()].filter((s) => s.length >= MIN_EMBEDDED_LENGTH);
+  }
+
+  /** Key and cookie values a written recording must not contain anywhere. */
+  keys(): string[] {
+    return [...this.keysSeen].filter((s) => s.length >= MIN_EMBEDDED_LENGTH);
   }
 
   get keepsText(): boolean {

@@ -6,9 +6,12 @@
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** How many of `secrets` occur in `text` (each counted once). */
-export function findLeaks(text: string, secrets: readonly string[]): number {
+/** How many of `secrets` (as whole tokens) and of `keys` (anywhere) occur in `text`, each counted once. */
+export function findLeaks(text: string, secrets: readonly string[], keys: readonly string[] = []): number {
   let leaks = 0;
+  for (const key of new Set(keys)) {
+    if (text.includes(key) || text.includes(JSON.stringify(key).slice(1, -1))) leaks += 1;
+  }
   for (const secret of new Set(secrets)) {
     const forms = new Set([secret, JSON.stringify(secret).slice(1, -1)]);
     for (const form of forms) {
