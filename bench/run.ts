@@ -6,7 +6,7 @@
  *   npm run bench -- --quick                       # short rounds and small sizes, into bench/results/quick/
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
- * Sections: throughput, startup, scale, conformance, garbage, soak, package. Each writes
+ * Sections: throughput, startup, scale, conformance, garbage, soak, package, agent. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -19,6 +19,7 @@ import { machine } from './lib/machine.ts';
 import { type AllResults, renderResults, type Stamped } from './lib/report.ts';
 import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
+import { type AgentResult, agentSection, renderAgent } from './sections/agent.ts';
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
 import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
@@ -27,7 +28,16 @@ import { soak } from './sections/soak.ts';
 import { startup } from './sections/startup.ts';
 import { type Comparison, throughput } from './sections/throughput.ts';
 
-const SECTIONS = ['throughput', 'startup', 'scale', 'conformance', 'garbage', 'soak', 'package'] as const;
+const SECTIONS = [
+  'throughput',
+  'startup',
+  'scale',
+  'conformance',
+  'garbage',
+  'soak',
+  'package',
+  'agent',
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 const { values } = parseArgs({
@@ -158,6 +168,11 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
     case 'package':
       await timed(section, () => packageSection({ runs: quick ? 3 : 7, log }));
       break;
+    case 'agent':
+      await timed(section, () =>
+        agentSection({ runs: quick ? 20 : 200, actions: quick ? 5_000 : 17_000, log }),
+      );
+      break;
   }
 }
 
@@ -173,6 +188,13 @@ if (existsSync(packageFile)) {
   const measured = JSON.parse(readFileSync(packageFile, 'utf8')) as Stamped<PackageResult>;
   notes.push(
     renderPackage(measured.result, `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`),
+  );
+}
+const agentFile = join(outDir, 'agent.json');
+if (existsSync(agentFile)) {
+  const measured = JSON.parse(readFileSync(agentFile, 'utf8')) as Stamped<AgentResult>;
+  notes.push(
+    renderAgent(measured.result, `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`),
   );
 }
 writeFileSync(resultsFile, renderResults(all, notes));
