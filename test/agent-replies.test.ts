@@ -541,6 +541,25 @@ describe('delivery through the engine clock, seen through REST', () => {
     expect(grown['initialResponseTime']).not.toBeNull();
   });
 
+  it('deliveries due together are applied earliest first: messages stay in time order', async () => {
+    const [actionId = ''] = fresh().unresponded();
+    await toApproval(actionId, uuidOf(42), 'Approved first, delivered second');
+    await toApproval(actionId, uuidOf(43), 'Approved second, delivered first');
+    await h.admin('POST', `/__mock/replies/${ORG}/${uuidOf(42)}/approve`);
+    h.engine.clock.advance(500);
+    await h.admin('POST', `/__mock/replies/${ORG}/${uuidOf(43)}/approve`);
+    h.engine.clock.advance(100);
+    // The second one skips the rest of its queue review: it is delivered 2 s from now, before the first.
+    await h.admin('POST', `/__mock/replies/${ORG}/${uuidOf(43)}/advance`);
+    h.engine.clock.advance(10_000);
+    const messages = (await detailOf(actionId)).messages.slice(-2);
+    expect(messages.map((m) => m.message)).toEqual([
+      'Approved second, delivered first',
+      'Approved first, delivered second',
+    ]);
+    expect(Date.parse(messages[0]?.timestamp ?? '')).toBeLessThan(Date.parse(messages[1]?.timestamp ?? ''));
+  });
+
   it('reset forgets every request and every delivered reply', async () => {
     const [actionId = ''] = fresh().unresponded();
     await toApproval(actionId, uuidOf(50));

@@ -91,12 +91,23 @@ function deliveryOutcome(data: DataState, request: ReplyRequest): DeliveryOutcom
   return findRow(org, request.input.actionId) < 0 ? 'failed' : 'delivered';
 }
 
-/** Applies every clock move due at `now`, each at its own due time. Cheap when nothing is in flight. */
+/**
+ * Applies every clock move due at `now`, each at its own due time and earliest first (two replies to
+ * one action are appended in the order they were delivered). Cheap when nothing is in flight.
+ */
 export function settleReplies(replies: RepliesState, data: DataState, now: number): void {
-  if (replies.inFlight.size === 0) return;
-  for (const request of [...replies.inFlight]) {
-    while (request.nextAt !== null && request.nextAt <= now)
-      stepOnce(replies, data, request, request.nextAt, 'clock');
+  for (;;) {
+    let next: ReplyRequest | undefined;
+    let at = now;
+    for (const request of replies.inFlight) {
+      const due = request.nextAt;
+      if (due !== null && due <= at && (next === undefined || due < at)) {
+        next = request;
+        at = due;
+      }
+    }
+    if (next === undefined) return;
+    stepOnce(replies, data, next, at, 'clock');
   }
 }
 
