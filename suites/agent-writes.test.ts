@@ -1,4 +1,10 @@
+import { agreeLaws } from './agent/agree.ts';
+import { docsLaws } from './agent/docs.ts';
 import { replyLaws } from './agent/replies.ts';
+import { savedSearchLaws } from './agent/saved-searches.ts';
 import { describeAgentLaws } from './agent/vitest.ts';
 
-describeAgentLaws('replies (writes; the suite never approves a reply)', replyLaws);
+describeAgentLaws(
+  'documentation, both interfaces, saved searches, replies (the suite never approves a reply)',
+  [...docsLaws, ...agreeLaws, ...savedSearchLaws, ...replyLaws],
+);

@@ -26,13 +26,18 @@ export const CONFORM_USAGE = `Usage: cca-kit conform --base-url URL [options]
 Keys (environment only): CCA_READ_KEY (Reporting), CCA_WRITE_KEY (Write), CCA_INGEST_KEY (Import);
   optional CCA_OTHER_ORG_READ_KEY (a Reporting key of another organization, isolation checks),
   CCA_NO_MODERATION_WRITE_KEY (a Write key of an organization without ad_policy mode),
-  CCA_EXPIRED_KEY (a key past its expiry) and CCA_REVOKED_KEY (a revoked key).
+  CCA_EXPIRED_KEY (a key past its expiry), CCA_REVOKED_KEY (a revoked key) and CCA_READ_WRITE_KEY
+  (a Read-and-write key of the read key's organization: agent saved searches through execute).
+  The agent interface (MCP) at --mcp-url is checked with the same keys (group agent); its reply checks
+  prepare reply requests but the suite never approves a reply.
   Checks whose key is absent are reported as not run, never as passed. A run in which laws could not
   run for want of a required key (read, write, ingest) ends NOT CHECKED (exit 3), unless those laws
   were left out with --skip / --only or --allow-not-run was given.
 
 Options:
   --base-url URL            deployment to check (or CCA_BASE_URL)
+  --mcp-url URL             its agent interface (MCP, Streamable HTTP; default <base-url>/mcp, or CCA_MCP_URL);
+                            --skip agent leaves the agent interface out
   --seed N                  seed of every generated case (default: random, printed)
   --runs N                  generated cases per property (default 20)
   --only LIST               law ids, groups or rule ids (comma-separated, repeatable; trailing * matches a prefix)
@@ -104,6 +109,7 @@ export async function runConformCommand(
     allowNegative: true,
     options: {
       'base-url': { type: 'string' },
+      'mcp-url': { type: 'string' },
       seed: { type: 'string' },
       runs: { type: 'string' },
       only: { type: 'string', multiple: true },
@@ -127,6 +133,9 @@ export async function runConformCommand(
     return 0;
   }
   const baseUrl = values['base-url'] ?? env['CCA_BASE_URL'];
+  const mcpUrl = values['mcp-url'] ?? env['CCA_MCP_URL'];
+  if (mcpUrl !== undefined && mcpUrl !== '' && !URL.canParse(mcpUrl))
+    throw new UsageError(`--mcp-url is not a URL: ${JSON.stringify(mcpUrl)}`);
   if (baseUrl === undefined || baseUrl === '')
     throw new UsageError('--base-url (or CCA_BASE_URL) is required');
   if (values['update-baseline'] === true && values.baseline === undefined)
@@ -162,7 +171,7 @@ export async function runConformCommand(
   }
   const report = await runConformance({
     signal: io.signal,
-    target: { baseUrl, keys },
+    target: { baseUrl, keys, ...(mcpUrl === undefined || mcpUrl === '' ? {} : { mcpUrl }) },
     only,
     skip: list(values.skip),
     ...(seed === undefined ? {} : { seed }),

@@ -9,9 +9,10 @@ import { aimedCases } from '../../src/arbitraries/aimed.ts';
 import { violate } from '../../src/conformance/check.ts';
 import type { Law } from '../../src/conformance/law.ts';
 import { checkAgainst } from '../../src/conformance/mcp/schemas.ts';
-import { literal, runScript } from '../../src/conformance/mcp/script.ts';
+import { literal, runScript, scriptArgument } from '../../src/conformance/mcp/script.ts';
 import { catalog, exampleInput, isInvalidInput, localResolver } from './catalog.ts';
 import { agentExamples, agentProperty, brief, isObj, requireTool, withSession } from './support.ts';
+import { failureText } from './tools.ts';
 
 const GROUP = 'agent';
 const NAMED = ['query.search.actions', 'query.search.tags', 'query.analytics.actions'];
@@ -287,6 +288,100 @@ const hostObjects: Law = {
     }),
 };
 
+const truncated: Law = {
+  id: 'agent.execute.truncation-reports-limit',
+  group: GROUP,
+  title: 'a result or output cut at a limit reports the limit',
+  ruleIds: ['AGENT-MCP-TRUNCATED-REPORTS-LIMIT', 'AGENT-MCP-FAILURE-KINDS'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    agentExamples(ctx, async () => {
+      await requireTool(ctx, 'read', 'execute');
+      const size = 4 * 1024 * 1024;
+      const answer = await withSession(ctx, 'read', async (s) =>
+        s.callTool('execute', {
+          [await scriptArgument(s)]: `console.log('x'.repeat(${size})); return 'y'.repeat(${size});`,
+        }),
+      );
+      const text = failureText(answer);
+      // Not cut at all: nothing to report (the deployment's limits are higher).
+      if (text.length > 2 * size) return 1;
+      if (!/trunc/i.test(text) || !/\d{3,}/.test(text.replace(/x{8,}|y{8,}/g, '')))
+        violate(
+          'AGENT-MCP-TRUNCATED-REPORTS-LIMIT',
+          'limit-unreported',
+          `an output of ${size} characters came back cut to ${text.length} without saying it was truncated at which limit`,
+        );
+      return 1;
+    }),
+};
+
+/** The first array of objects in an operation's output (its items). */
+function itemsOf(value: unknown): Record<string, unknown>[] {
+  const arrays = Array.isArray(value)
+    ? [value]
+    : isObj(value)
+      ? Object.values(value).filter(Array.isArray)
+      : [];
+  return ((arrays[0] ?? []) as unknown[]).filter(isObj);
+}
+
+const tagsByName: Law = {
+  id: 'agent.search.tags-by-name',
+  group: GROUP,
+  title: 'query.search.tags {name} answers tags matching the name',
+  ruleIds: ['AGENT-MCP-SEARCH-TAGS-BY-NAME'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    agentExamples(ctx, async () => {
+      await requireTool(ctx, 'read', 'execute');
+      return withSession(ctx, 'read', async (session) => {
+        const tags = async (name: string) => {
+          const out = await runScript(
+            session,
+            `return await call('query.search.tags', ${literal({ name })});`,
+          );
+          if (out.kind !== 'value')
+            violate(
+              'AGENT-MCP-SEARCH-TAGS-BY-NAME',
+              'failed',
+              `query.search.tags {name: ${JSON.stringify(name)}} failed: ${brief(out)}`,
+              { name },
+            );
+          return itemsOf(out.value);
+        };
+        const all = await tags('e');
+        let checks = 1;
+        for (const tag of all) {
+          const text = Object.values(tag)
+            .filter((v) => typeof v === 'string')
+            .join(' ')
+            .toLowerCase();
+          if (!text.includes('e'))
+            violate(
+              'AGENT-MCP-SEARCH-TAGS-BY-NAME',
+              'no-match',
+              `query.search.tags {name: "e"} answered a tag not matching it: ${brief(tag)}`,
+            );
+        }
+        const first = all.find((t) => typeof t['value'] === 'string' || typeof t['name'] === 'string');
+        if (first !== undefined) {
+          const name = String(first['value'] ?? first['name']);
+          const again = await tags(name);
+          if (!again.some((t) => t['value'] === name || t['name'] === name))
+            violate(
+              'AGENT-MCP-SEARCH-TAGS-BY-NAME',
+              'not-found',
+              `query.search.tags {name: ${JSON.stringify(name)}} does not answer that tag`,
+              { name },
+            );
+          checks += 1;
+        }
+        return checks;
+      });
+    }),
+};
+
 export const executeLaws: readonly Law[] = [
   specCatalog,
   specSchemas,
@@ -295,4 +390,6 @@ export const executeLaws: readonly Law[] = [
   unknownOperation,
   timeout,
   hostObjects,
+  truncated,
+  tagsByName,
 ];

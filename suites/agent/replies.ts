@@ -166,12 +166,14 @@ const reviewNeedsPerson: Law = {
     'AGENT-MCP-APPROVAL-REQUIRED-NOT-SUCCESS',
     'AGENT-MCP-NEVER-APPROVED-ON-USER-BEHALF',
     'AGENT-MCP-REPLY-HUMAN-MUST-CONFIRM',
+    'AGENT-MCP-REPLY-STATES-SEPARATE',
   ],
   needs: { keys: ['read', 'write'], writes: true },
   run: (ctx) =>
     agentExamples(ctx, () =>
       replyLaw(ctx, async (session) => {
         const p = await prepare(ctx, session);
+        const draft = stateOf(dataOf(await session.callTool('open_reply', { requestId: p.requestId })));
         const review = await session.callTool('review_reply', { requestId: p.requestId });
         const said = `${failureText(review)}`;
         if (succeeded(review) && !/approval/i.test(said))
@@ -189,7 +191,17 @@ const reviewNeedsPerson: Law = {
             { requestId: p.requestId },
           );
         await checkNotDelivered(ctx, p, 'AGENT-MCP-NEVER-APPROVED-ON-USER-BEHALF', 'after review_reply');
-        return 3;
+        // Without approving (never), the suite can only see the states before approval: each named,
+        // neither a delivery state. A delivered request's state is left to the mock's own tests.
+        const awaiting = stateOf(dataOf(await session.callTool('open_reply', { requestId: p.requestId })));
+        if (draft === undefined || awaiting === undefined)
+          violate(
+            'AGENT-MCP-REPLY-STATES-SEPARATE',
+            'no-state',
+            `open_reply reports no state (draft: ${draft}, after review: ${awaiting})`,
+            { requestId: p.requestId },
+          );
+        return 4;
       }),
     ),
 };

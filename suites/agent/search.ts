@@ -52,11 +52,12 @@ function walkScript(input: unknown, cursor: string | null, pages: number): strin
   return `
 const input = ${literal(input)};
 let cursor = ${literal(cursor)};
-const out = { ids: [], times: [], statuses: [], platforms: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [] };
+const out = { ids: [], times: [], statuses: [], platforms: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [], restKeys: [] };
 for (let n = 0; n < ${pages}; n++) {
   const page = await call(${literal(SEARCH)}, cursor === null ? input : Object.assign({}, input, { cursor }));
   if (page === null || typeof page !== 'object' || !Array.isArray(page.items) || !('nextCursor' in page))
     return { shape: page };
+  for (const k of ['data', 'currentPage', 'totalPages', 'totalRecords']) if (k in page) out.restKeys.push(k);
   out.sizes.push(page.items.length);
   for (const item of page.items) {
     if (typeof item.actionId !== 'string') out.badIds.push(item.actionId === undefined ? null : item.actionId);
@@ -123,6 +124,14 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
         'AGENT-MCP-SEARCH-OUTPUT-ITEMS-NEXTCURSOR',
         'shape',
         `${SEARCH} answered no items array and nextCursor: ${brief(isObj(v) ? v['shape'] : v)}`,
+        { input },
+      );
+    const restKeys = v['restKeys'] as unknown[];
+    if (restKeys.length > 0)
+      violate(
+        'AGENT-MCP-OWN-PAGINATION',
+        'rest-envelope',
+        `${SEARCH} answered REST paging members ${[...new Set(restKeys)].join(', ')} instead of its own`,
         { input },
       );
     const badIds = v['badIds'] as unknown[];

@@ -43,7 +43,13 @@ const listed: Law = {
   id: 'agent.tools.listed',
   group: GROUP,
   title: 'tools/list: only the seven tools of 4.18, each input schema an object; the skill tools listed',
-  ruleIds: ['AGENT-MCP-TOOLS-ONLY-SPEC-NAMES', 'AGENT-MCP-SKILL-TOOLS-LISTED'],
+  ruleIds: [
+    'AGENT-MCP-TOOLS-ONLY-SPEC-NAMES',
+    'AGENT-MCP-SKILL-TOOLS-LISTED',
+    'AGENT-MCP-TOOL-INPUT-SHAPES',
+    'AGENT-MCP-REPLY-TOOLS-MAY-BE-ABSENT',
+    'AGENT-MCP-EXECUTE-MAY-BE-ABSENT',
+  ],
   needs: { keys: ['read'] },
   run: (ctx) =>
     agentExamples(ctx, async () => {
@@ -78,6 +84,40 @@ const listed: Law = {
       return checks;
     }),
 };
+
+/** Properties the table of 4.18 gives each tool (required) and allows (optional). */
+const SHAPES: Readonly<Record<string, { required: readonly string[]; optional: readonly string[] }>> = {
+  prepare_reply: { required: ['actionId', 'text', 'requestId'], optional: ['serverId', 'isPublicReply'] },
+  review_reply: { required: ['requestId'], optional: [] },
+  open_reply: { required: ['requestId'], optional: [] },
+};
+
+/**
+ * What is wrong with a tool's input schema against the table of 4.18, if anything (absence of a tool
+ * is never wrong: reply tools and execute may be absent). Property names are given by the table for
+ * the reply tools only; the others are checked by kind (empty, one string argument...).
+ */
+function inputShapeProblem(tool: ListedTool): string | undefined {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const props = Object.keys(schema.properties ?? {});
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const strings = props.filter((p) => schema.properties?.[p]?.type === 'string');
+  const shape = SHAPES[tool.name];
+  if (shape !== undefined) {
+    const missing = shape.required.filter((p) => !props.includes(p));
+    if (missing.length > 0) return `input lacks ${missing.join(', ')}`;
+    const extraRequired = required.filter((p) => !shape.required.includes(p));
+    if (extraRequired.length > 0)
+      return `input requires ${extraRequired.join(', ')}, which 4.18 does not give`;
+    return undefined;
+  }
+  if (tool.name === 'list_skills' && required.length > 0)
+    return `an empty object expected, requires ${required.join(', ')}`;
+  if ((tool.name === 'read_skill' || tool.name === 'execute') && strings.length === 0)
+    return 'no string argument (a skill name / script text)';
+  if (tool.name === 'read_skill_file' && strings.length === 0) return 'no string argument naming the file';
+  return undefined;
+}
 
 /** A safe call of each read-only tool, for schema checks (never a write). */
 async function sampleCalls(
