@@ -48,7 +48,11 @@ export function applyDataFile(state: EngineState, file: DataFile, anchor: number
     const record = keyRecord(key, anchor);
     state.keys.byKey.set(record.key, record);
   }
-  for (const action of file.actions ?? []) loadAction(state.data, action, anchor);
+  // Oldest first: each insert then lands at the end of the window indexes instead of shifting them.
+  const actions = (file.actions ?? [])
+    .map((action) => ({ action, at: timestampOrThrow(action.createdAt, anchor) }))
+    .sort((x, y) => x.at - y.at);
+  for (const { action } of actions) loadAction(state.data, action, anchor);
   for (const entry of file.moderationCases ?? []) loadCase(state, entry, anchor);
   loadBatches(state, file);
   giveKeysToKeyless(state, file, anchor);
