@@ -92,22 +92,25 @@ function deliveryOutcome(data: DataState, request: ReplyRequest): DeliveryOutcom
 }
 
 /**
- * Applies every clock move due at `now`, each at its own due time and earliest first (two replies to
- * one action are appended in the order they were delivered). Cheap when nothing is in flight.
+ * Applies every clock move due at `now`, each at its own due time and earliest first across requests
+ * (two replies to one action are appended in the order they were delivered). Cheap when nothing is due:
+ * one pass over the requests in flight.
  */
 export function settleReplies(replies: RepliesState, data: DataState, now: number): void {
-  for (;;) {
-    let next: ReplyRequest | undefined;
-    let at = now;
-    for (const request of replies.inFlight) {
-      const due = request.nextAt;
-      if (due !== null && due <= at && (next === undefined || due < at)) {
-        next = request;
-        at = due;
-      }
-    }
-    if (next === undefined) return;
-    stepOnce(replies, data, next, at, 'clock');
+  const due: ReplyRequest[] = [];
+  for (const request of replies.inFlight)
+    if (request.nextAt !== null && request.nextAt <= now) due.push(request);
+  if (due.length === 0) return;
+  // Earliest last, so the next one is a pop; a request whose next step is due too goes back in order.
+  const later = (a: ReplyRequest, b: ReplyRequest): number => (b.nextAt ?? 0) - (a.nextAt ?? 0);
+  due.reverse().sort(later); // stable: among equal times, the first approved is delivered first
+  for (let request = due.pop(); request !== undefined; request = due.pop()) {
+    stepOnce(replies, data, request, request.nextAt ?? now, 'clock');
+    const next = request.nextAt;
+    if (next === null || next > now) continue;
+    let at = due.length;
+    while (at > 0 && later(due[at - 1] as ReplyRequest, request) > 0) at--;
+    due.splice(at, 0, request);
   }
 }
 
