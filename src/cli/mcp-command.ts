@@ -6,11 +6,31 @@
  */
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import {
+  resolveSandboxLimits,
+  SandboxOptionError,
+  type SandboxOptions,
+} from '../../mocks/agent/sandbox/limits.ts';
 import { createAgentServer } from '../../mocks/agent/server/agent-server.ts';
 import { authenticateKey } from '../../mocks/agent/server/identity.ts';
 import { createEngine } from '../../mocks/engine/engine.ts';
 import { agentContract } from '../contract/agent.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
+
+const CANONICAL_INTEGER = /^(?:0|[1-9]\d*)$/;
+
+/** The execute sandbox's flags, shared by `cca-kit mock` and `cca-kit mcp`. */
+export const EXECUTE_FLAGS = {
+  'execute-time-ms': { type: 'string' },
+  'execute-memory-mb': { type: 'string' },
+  'execute-calls': { type: 'string' },
+  'execute-pool': { type: 'string' },
+} as const;
+
+export const EXECUTE_USAGE = `  --execute-time-ms <ms>         execute's wall time per script (default 5000)
+  --execute-memory-mb <n>        execute's QuickJS memory per script (default 64)
+  --execute-calls <n>            call() invocations per script (default 200)
+  --execute-pool <n>             scripts run at once (default 2; 8 more may wait, then busy)`;
 
 const USAGE = `Usage: cca-kit mcp --stdio [options]
 
@@ -25,12 +45,43 @@ Options:
   --clock <real|frozen>  real time (default) or a frozen clock
   --list-keys            print the engine's API keys and the tools each may use, then exit
   --list-tools           print the tools per key profile (contract/agent/tools.json), then exit
+${EXECUTE_USAGE}
   -h, --help             show this help
 
 Example (a desktop client's server entry):
   { "command": "npx", "args": ["cca-kit", "mcp", "--stdio"], "env": { "CCA_API_KEY": "<key>" } }`;
 
-const CANONICAL_INTEGER = /^(?:0|[1-9]\d*)$/;
+/** Sandbox options from the execute flags (the sandbox checks the ranges and names a bad value). */
+export function sandboxOptionsFromFlags(values: {
+  readonly 'execute-time-ms'?: string | undefined;
+  readonly 'execute-memory-mb'?: string | undefined;
+  readonly 'execute-calls'?: string | undefined;
+  readonly 'execute-pool'?: string | undefined;
+}): SandboxOptions {
+  const max = Number.MAX_SAFE_INTEGER;
+  const read = (name: keyof typeof EXECUTE_FLAGS) => {
+    const value = values[name];
+    return value === undefined ? undefined : integerFlag(name, value, 0, max);
+  };
+  const time = read('execute-time-ms');
+  const memory = read('execute-memory-mb');
+  const calls = read('execute-calls');
+  const pool = read('execute-pool');
+  const options: SandboxOptions = {
+    ...(time === undefined ? {} : { timeMs: time }),
+    ...(memory === undefined ? {} : { memoryBytes: memory * 1024 * 1024 }),
+    ...(calls === undefined ? {} : { calls }),
+    ...(pool === undefined ? {} : { poolSize: pool }),
+  };
+  // Checked now: the pool starts at the first execute call, too late to report a bad flag.
+  try {
+    resolveSandboxLimits(options);
+  } catch (error) {
+    if (error instanceof SandboxOptionError) throw new UsageError(error.message);
+    throw error;
+  }
+  return options;
+}
 
 function integerFlag(name: string, value: string | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
@@ -51,7 +102,7 @@ function untilDone(signal: AbortSignal): Promise<void> {
 
 export const mcpCommand: Command = {
   name: 'mcp',
-  summary: 'serve the agent interface (MCP) over stdio',
+  summary: 'serve the agent interface (MCP tools) over stdio; the key comes from CCA_API_KEY',
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
     const { values } = parseArgs({
@@ -66,6 +117,7 @@ export const mcpCommand: Command = {
         'list-keys': { type: 'boolean' },
         'list-tools': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
+        ...EXECUTE_FLAGS,
       },
     });
     if (values.help) {
@@ -120,7 +172,7 @@ export const mcpCommand: Command = {
       );
       return 2;
     }
-    const agent = createAgentServer(engine);
+    const agent = createAgentServer(engine, { sandbox: sandboxOptionsFromFlags(values) });
     const handle = serveStdio(() => agent.serverForKey(key), {
       onerror: (error) => io.stderr(`cca-kit mcp: ${error.message}\n`),
     });

@@ -5,6 +5,7 @@ import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { readDataFiles } from './data-files.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
+import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './mcp-command.ts';
 
 const USAGE = `Usage: cca-kit mock [options]
 
@@ -22,6 +23,7 @@ Options:
   --no-answer-cache              compute every list, search and tag answer (default: remembered per
                                  window range until the data changes; the answers are the same)
 ${CHAOS_USAGE}
+${EXECUTE_USAGE}
   -h, --help                     show this help`;
 
 const CANONICAL_INTEGER = /^(?:0|[1-9]\d*)$/;
@@ -68,6 +70,7 @@ export const mockCommand: Command = {
         'no-answer-cache': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
         ...CHAOS_FLAGS,
+        ...EXECUTE_FLAGS,
       },
     });
     if (values.help) {
@@ -101,6 +104,7 @@ export const mockCommand: Command = {
       rememberAnswers: values['no-answer-cache'] !== true,
       ...(latency === undefined ? {} : { moderation: { latency } }),
       interceptors: sdk.interceptors,
+      agent: { sandbox: sandboxOptionsFromFlags(values) },
     });
     const { engine } = mock;
     const keys = engine.admin.listKeys();
