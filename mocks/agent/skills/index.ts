@@ -1,0 +1,91 @@
+/**
+ * The skill tools of the agent interface (spec 4.18): `list_skills`, `read_skill`, `read_skill_file`
+ * over the playbooks shipped in `playbooks/`. Their schemas are `contract/agent/skills.json`.
+ *
+ * @example
+ * const [list, read, readFile] = createSkillTools();
+ * await readFile.handle(ctx, { name: 'export-actions-window', path: 'scripts/export-page.js' });
+ */
+import type { AgentContext, AgentTool, Outcome } from '../types.ts';
+import { fail, succeed } from '../types.ts';
+import { loadSkills, type Skill, type SkillFile } from './library.ts';
+import { unsafePathReason } from './paths.ts';
+
+export { defaultPlaybooksRoot, loadSkills, type Skill, type SkillFile } from './library.ts';
+
+export interface SkillToolsOptions {
+  /** The folder of playbooks; default the ones shipped with cca-kit. */
+  readonly root?: string;
+}
+
+const listing = (file: SkillFile) => ({ path: file.path, kind: file.kind, description: file.description });
+
+const summaryOf = (skill: Skill) => ({
+  name: skill.name,
+  title: skill.title,
+  summary: skill.summary,
+  files: skill.files.map(listing),
+});
+
+const invalid = (field: string, message: string): Outcome<never> =>
+  fail({ kind: 'invalid_input', code: 'INVALID_INPUT', field, message });
+const missing = (field: string, message: string): Outcome<never> =>
+  fail({ kind: 'not_found', code: 'NOT_FOUND', field, message });
+
+/** The skills as plain functions (the tools, and the documentation host, build on these). */
+export function createSkillLibrary(options: SkillToolsOptions = {}) {
+  const skills = loadSkills(options.root);
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  const find = (name: unknown): Outcome<Skill> => {
+    if (typeof name !== 'string') return invalid('/name', 'name must be a string');
+    const skill = byName.get(name);
+    if (skill === undefined) {
+      return missing(
+        '/name',
+        `no skill named ${JSON.stringify(name)}; list_skills lists: ${skills.map((s) => s.name).join(', ')}`,
+      );
+    }
+    return succeed(skill);
+  };
+  return {
+    skills,
+    list: () => succeed({ skills: skills.map(summaryOf) }),
+    read(name: unknown) {
+      const found = find(name);
+      return found.ok ? succeed({ ...summaryOf(found.value), text: found.value.text }) : found;
+    },
+    readFile(name: unknown, path: unknown) {
+      const found = find(name);
+      if (!found.ok) return found;
+      const skill = found.value;
+      if (typeof path !== 'string') return invalid('/path', 'path must be a string');
+      const unsafe = unsafePathReason(path);
+      if (unsafe !== undefined)
+        return invalid('/path', `path ${JSON.stringify(path.slice(0, 200))} ${unsafe}`);
+      const file = skill.files.find((f) => f.path === path);
+      if (file === undefined) {
+        return missing(
+          '/path',
+          `path ${JSON.stringify(path.slice(0, 200))} is not a file that skill ${skill.name} lists (it lists: ${skill.files.map((f) => f.path).join(', ')})`,
+        );
+      }
+      return succeed({ name: skill.name, ...listing(file), mediaType: file.mediaType, text: file.text });
+    },
+  };
+}
+
+export type SkillLibrary = ReturnType<typeof createSkillLibrary>;
+
+/** The three tools, loaded once (the playbooks are read at creation). */
+export function createSkillTools(options: SkillToolsOptions = {}): AgentTool[] {
+  const library = createSkillLibrary(options);
+  const tool = (name: string, handle: (args: Record<string, unknown>) => Outcome<unknown>): AgentTool => ({
+    name,
+    handle: (_ctx: AgentContext, args) => handle(args),
+  });
+  return [
+    tool('list_skills', () => library.list()),
+    tool('read_skill', (args) => library.read(args['name'])),
+    tool('read_skill_file', (args) => library.readFile(args['name'], args['path'])),
+  ];
+}
