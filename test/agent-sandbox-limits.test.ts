@@ -149,6 +149,8 @@ describe('execute limits: calls, sizes, pool', () => {
     );
     expect(failure).toMatchObject({ kind: 'limit_exceeded', limit: 'calls', value: 5 });
     expect(failure.execution.calls).toHaveLength(5);
+    // Stopped inside the worker (the main thread's termination is only the backstop).
+    expect(sandbox.stats().workersReplaced).toBe(0);
     // A flood without await is stopped the same way.
     const flood = failureOf(await sandbox.runScript(readerContext(), 'for (;;) call("echo", {});'));
     expect(flood).toMatchObject({ kind: 'limit_exceeded', limit: 'calls', value: 5 });

@@ -9,6 +9,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import executeJson from '../../contract/agent/execute.json' with { type: 'json' };
 import failuresJson from '../../contract/agent/failures.json' with { type: 'json' };
 import operationsJson from '../../contract/agent/operations.json' with { type: 'json' };
 import repliesJson from '../../contract/agent/replies.json' with { type: 'json' };
@@ -19,6 +20,7 @@ import type { Validation } from './validators.ts';
 
 /** Every file of `contract/agent/`, by file name. */
 export const AGENT_FILES: Readonly<Record<string, unknown>> = {
+  'execute.json': executeJson,
   'failures.json': failuresJson,
   'operations.json': operationsJson,
   'replies.json': repliesJson,

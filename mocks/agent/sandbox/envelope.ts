@@ -58,4 +58,7 @@ export interface ExecuteResult extends ExecutionReport {
 /** A failed execution: the failure, with the report of what happened before it. */
 export type ExecuteFailure = AgentFailure & { readonly execution: ExecutionReport };
 
-export const NO_TRUNCATION: Truncations = { result: null, logs: null };
+/** The report of an execution that never ran (refused before it reached a worker). */
+export function emptyReport(limits: ExecutionLimits): ExecutionReport {
+  return { logs: [], calls: [], truncated: { result: null, logs: null }, limits, durationMs: 0 };
+}

@@ -19,9 +19,9 @@
  * await execute.close();
  * ```
  */
-import type { AgentContext, AgentTool, OperationRegistry, OperationSpec, Outcome } from '../types.ts';
-import type { ExecuteResult } from './envelope.ts';
-import { resolveSandboxLimits, type SandboxLimits, type SandboxOptions } from './limits.ts';
+import type { AgentContext, AgentTool, OperationRegistry, OperationSpec } from '../types.ts';
+import { emptyReport } from './envelope.ts';
+import { executionLimits, resolveSandboxLimits, type SandboxLimits, type SandboxOptions } from './limits.ts';
 import { type ExecutionOutcome, type PoolStats, SandboxPool } from './pool.ts';
 import type { Catalog } from './protocol.ts';
 
@@ -82,16 +82,22 @@ export function createSandbox(registry: OperationRegistry, options: SandboxOptio
   };
 }
 
+/** The `execute` MCP tool, typed: its outcomes are envelopes or failures carrying the report. */
+export interface ExecuteTool extends AgentTool {
+  readonly name: 'execute';
+  readonly sandbox: Sandbox;
+  handle(ctx: AgentContext, args: Record<string, unknown>): Promise<ExecutionOutcome>;
+  /** Stops the worker pool. */
+  close(): Promise<void>;
+}
+
 /** The `execute` MCP tool: `{ script }` in, the result envelope out (or a failure carrying the report). */
-export function createExecuteTool(
-  registry: OperationRegistry,
-  options: SandboxOptions = {},
-): AgentTool & { readonly sandbox: Sandbox; close(): Promise<void> } {
+export function createExecuteTool(registry: OperationRegistry, options: SandboxOptions = {}): ExecuteTool {
   const sandbox = createSandbox(registry, options);
   return {
     name: 'execute',
     sandbox,
-    async handle(ctx: AgentContext, args: Record<string, unknown>): Promise<Outcome<ExecuteResult>> {
+    async handle(ctx, args) {
       const script = args.script;
       if (typeof script !== 'string')
         return {
@@ -101,6 +107,7 @@ export function createExecuteTool(
             code: 'INVALID_INPUT',
             field: '/script',
             message: `execute needs { script: string }, got script of type ${script === null ? 'null' : typeof script}`,
+            execution: emptyReport(executionLimits(sandbox.limits)),
           },
         };
       return sandbox.runScript(ctx, script);

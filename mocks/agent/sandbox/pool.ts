@@ -13,13 +13,14 @@
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import type { AgentContext, AgentFailure, OperationRegistry, Outcome } from '../types.ts';
-import type {
-  ExecuteCall,
-  ExecuteFailure,
-  ExecuteLog,
-  ExecuteResult,
-  ExecutionReport,
-  Truncations,
+import {
+  type ExecuteCall,
+  type ExecuteFailure,
+  type ExecuteLog,
+  type ExecuteResult,
+  type ExecutionReport,
+  emptyReport,
+  type Truncations,
 } from './envelope.ts';
 import { busyFailure, describeCallFailure, limitFailure, scriptFailure } from './failures.ts';
 import { type ExecutionLimits, executionLimits, type SandboxLimits } from './limits.ts';
@@ -65,10 +66,6 @@ interface Slot {
 }
 
 const MiB = 1024 * 1024;
-
-function emptyReport(limits: ExecutionLimits): ExecutionReport {
-  return { logs: [], calls: [], truncated: { result: null, logs: null }, limits, durationMs: 0 };
-}
 
 function cancelled(): AgentFailure {
   return scriptFailure({

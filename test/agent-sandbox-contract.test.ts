@@ -1,0 +1,85 @@
+/**
+ * The execute tool's contract (contract/agent/execute.json) agrees with the sandbox: the documented
+ * limit defaults are the code's, and real envelopes and failures, produced by scripts over the real
+ * operation registry and engine, validate against the schemas in the project's ajv layer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import executeJson from '../contract/agent/execute.json' with { type: 'json' };
+import { createExecuteTool, DEFAULT_SANDBOX_LIMITS } from '../mocks/agent/sandbox/index.ts';
+import { agentContract } from '../src/contract/agent.ts';
+import { createOperationsHarness, type OperationsHarness } from './agent-operations-support.ts';
+
+let harness: OperationsHarness;
+let execute: ReturnType<typeof createExecuteTool>;
+
+beforeAll(async () => {
+  harness = createOperationsHarness();
+  execute = createExecuteTool(harness.registry, { poolSize: 1 });
+  await execute.sandbox.ready();
+});
+afterAll(async () => {
+  await execute.close();
+});
+
+function check(pointer: string, value: unknown) {
+  const validator = agentContract().validator('execute.json', pointer);
+  if (validator === undefined) throw new Error(`no schema at execute.json#${pointer}`);
+  return validator.check(value);
+}
+
+describe('contract/agent/execute.json', () => {
+  it('documents the defaults of DEFAULT_SANDBOX_LIMITS, every one', () => {
+    const documented = Object.fromEntries(
+      Object.entries(executeJson.limits).map(([name, entry]) => [name, entry.default]),
+    );
+    expect(documented).toEqual({ ...DEFAULT_SANDBOX_LIMITS });
+  });
+
+  it('is the schema source of the execute tool in tools.json', () => {
+    const schemas = agentContract().toolSchemas('execute');
+    expect(schemas?.inputSchema).toEqual(executeJson.tool.inputSchema);
+    expect(check('/tool/inputSchema', { script: 'return 1' })).toEqual({ ok: true });
+    expect(check('/tool/inputSchema', { script: 1 }).ok).toBe(false);
+  });
+
+  it('a real execution over the real operations answers an envelope valid against outputSchema', async () => {
+    const outcome = await execute.handle(harness.context('reporting'), {
+      script: `const catalog = spec();
+               const page = await call('query.search.actions', { limit: 3 });
+               console.log('ids', page.items.map((a) => a.actionId ?? a.id));
+               return { operations: catalog.map((o) => o.id), count: page.items.length, next: page.nextCursor };`,
+    });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
+    expect(check('/tool/outputSchema', outcome.value)).toEqual({ ok: true });
+    const result = outcome.value.result as { operations: string[]; count: number };
+    expect(result.operations).toEqual(harness.registry.list().map((o) => o.id));
+    expect(result.count).toBe(3);
+    expect(outcome.value.calls).toMatchObject([{ operationId: 'query.search.actions', ok: true }]);
+  });
+
+  it('a write through execute with a read key fails forbidden naming the scope; the failure validates', async () => {
+    const outcome = await execute.handle(harness.context('reporting'), {
+      script: `await call('config.savedSearch.create', { name: 'mine', query: { limit: 5 } });`,
+    });
+    if (outcome.ok) throw new Error('expected a failure');
+    expect(outcome.failure.message).toMatch(/config\.savedSearch\.create/);
+    expect(check('/failureExecution', outcome.failure)).toEqual({ ok: true });
+    const { execution, ...failure } = outcome.failure;
+    expect(agentContract().checkFailure(failure)).toEqual({ ok: true });
+    expect(failure.kind).toBe('script_error');
+    expect(failure.message).toContain('FORBIDDEN (missing scope write)');
+    expect(execution.calls[0]).toMatchObject({ ok: false, failure: { kind: 'forbidden', missingScope: 'write' } });
+  });
+
+  it('invalid input to an operation names the operation and the field inside the script', async () => {
+    const outcome = await execute.handle(harness.context('reporting'), {
+      script: `try { await call('query.search.actions', { limit: 100000 }); }
+               catch (e) { return { message: e.message, code: e.code, field: e.field }; }`,
+    });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
+    const caught = outcome.value.result as { message: string; code: string; field: string };
+    expect(caught.code).toBe('INVALID_INPUT');
+    expect(caught.field).toContain('limit');
+    expect(caught.message).toContain("call('query.search.actions') failed: INVALID_INPUT at");
+  });
+});
