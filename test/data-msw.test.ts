@@ -46,4 +46,23 @@ describe('createHandlers({ data })', () => {
     expect(at(await read('/v0/moderation/cases/mc_bad'), 'analysisStatus')).toBe('failed');
     expect(mock.engine.selfCheckFailures).toEqual([]);
   });
+
+  it('admin.mergeData / exportData / replaceData work without HTTP; a refused file lists its problems', async () => {
+    const refused = mock.admin.mergeData({
+      version: 1,
+      organizations: [],
+      actions: [{ organizationId: 'org_none' }],
+    });
+    expect(refused.ok).toBe(false);
+    const more = scenario()
+      .organization('org_app')
+      .action({ actionId: 'new_1', messages: [userSays('Hi', '-10m'), agentSays('Hello', '-5m')] })
+      .build();
+    expect(mock.admin.mergeData(more)).toEqual({ ok: true, organizations: 1, actions: 1 });
+    const page = await read('/v0/action/list');
+    expect(list(page, 'data').map((a) => at(a, 'actionId'))).toEqual(['new_1', 'esc_1']);
+    expect(mock.admin.exportData().actions?.map((a) => a.actionId)).toEqual(['esc_1', 'new_1']);
+    expect(mock.admin.replaceData(data)).toMatchObject({ ok: true });
+    expect(list(await read('/v0/action/list'), 'data').map((a) => at(a, 'actionId'))).toEqual(['esc_1']);
+  });
 });

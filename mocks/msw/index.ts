@@ -20,6 +20,7 @@ import { createIngestionAdmin, type IngestionAdmin } from '../engine/admin/inges
 import { createModerationAdmin, type ModerationAdmin } from '../engine/admin/moderation.ts';
 import { createViolationsAdmin, type ViolationsAdmin } from '../engine/admin/violations.ts';
 import { type Chaos, type ChaosOptions, createChaos } from '../engine/chaos/index.ts';
+import { createDataAdmin, type DataAdmin } from '../engine/data-file/admin-ops.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineOptions } from '../engine/options.ts';
 import {
@@ -40,8 +41,13 @@ export interface CreateHandlersOptions extends EngineOptions {
   readonly violationLog?: ViolationLogOptions;
 }
 
-/** The engine's admin operations plus those of the violation log, chaos, moderation and ingestion. */
-export type MockAdmin = AdminApi & ViolationsAdmin & ChaosAdmin & ModerationAdmin & IngestionAdmin;
+/** The engine's admin operations plus those of the violation log, chaos, moderation, ingestion and data files. */
+export type MockAdmin = AdminApi &
+  ViolationsAdmin &
+  ChaosAdmin &
+  ModerationAdmin &
+  IngestionAdmin &
+  DataAdmin;
 
 export interface MockHandlers {
   /** Pass to `setupServer(...handlers)` or `setupWorker(...handlers)`. */
@@ -108,6 +114,7 @@ export function createHandlers(options: CreateHandlersOptions): MockHandlers {
     ...createIngestionAdmin(host),
     ...createViolationsAdmin(violationLog),
     ...createChaosAdmin(chaos),
+    ...createDataAdmin(host),
   };
   const basePath = basePathOf(baseUrl);
   const handler = http.all(handlerPattern(baseUrl), async ({ request }) => {

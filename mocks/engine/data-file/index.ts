@@ -6,6 +6,7 @@
  * import { scenario } from 'cca-kit/mock';
  * const engine = createEngine({ data: scenario().organization('org_demo').action({ title: 'Refund' }).build() });
  */
+export { createDataAdmin, type DataAdmin, type DataLoadOutcome } from './admin-ops.ts';
 export { applyDataFile, existingStateOf } from './apply.ts';
 export { DataBaseline } from './baseline.ts';
 export {
