@@ -1,11 +1,14 @@
 /**
- * The package as a user gets it: `npm pack` of this repository (which runs the `prepare` build), then
- * the tarball installed into a fresh project in a temp directory with plain `npm install`. Shared by the
+ * The package as a user gets it: `npm pack` of this repository, then the tarball installed into a fresh
+ * project in a temp directory with plain `npm install`. It packs the dist/ that `npm run build` wrote
+ * (`npm test` and `npm run bench` build first) with `--ignore-scripts`: building again here would
+ * rewrite dist/ under the tests that run the CLI from it in parallel. Shared by the
  * consumer test and the package benchmark. The project's direct dependencies, and cca-kit's own, are
  * pinned (`overrides`) to the versions this repository's package-lock.json resolved; their transitive
  * dependencies come from the npm registry (or npm's cache) as they would for a user.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,7 +87,13 @@ export async function packAndInstall(): Promise<Installed> {
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
     const packStarted = performance.now();
-    const packed = await npm(ROOT, ['pack', '--json', '--pack-destination', dir], 180_000);
+    if (!existsSync(join(ROOT, 'dist/src/cli/main.js')))
+      throw new Error('dist/ is missing: run npm run build');
+    const packed = await npm(
+      ROOT,
+      ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
+      180_000,
+    );
     if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
     const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [
       { filename: string },
