@@ -13,6 +13,7 @@ import executeJson from '../../contract/agent/execute.json' with { type: 'json' 
 import failuresJson from '../../contract/agent/failures.json' with { type: 'json' };
 import operationsJson from '../../contract/agent/operations.json' with { type: 'json' };
 import repliesJson from '../../contract/agent/replies.json' with { type: 'json' };
+import skillsJson from '../../contract/agent/skills.json' with { type: 'json' };
 import toolsJson from '../../contract/agent/tools.json' with { type: 'json' };
 import { toIssues, type ValidationIssue } from './issues.ts';
 import { createAjv, isObject } from './validator-schemas.ts';
@@ -24,6 +25,7 @@ export const AGENT_FILES: Readonly<Record<string, unknown>> = {
   'failures.json': failuresJson,
   'operations.json': operationsJson,
   'replies.json': repliesJson,
+  'skills.json': skillsJson,
   'tools.json': toolsJson,
 };
 

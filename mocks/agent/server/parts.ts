@@ -8,6 +8,7 @@ import { createOperationRegistry } from '../operations/index.ts';
 import { replyPages, replyTools } from '../replies/index.ts';
 import { createExecuteTool } from '../sandbox/index.ts';
 import type { SandboxOptions } from '../sandbox/limits.ts';
+import { createSkillTools } from '../skills/index.ts';
 import type { AgentPageHandler, AgentTool } from '../types.ts';
 
 export interface AgentParts {
@@ -41,11 +42,19 @@ function lazyExecuteTool(options: SandboxOptions): AgentTool & { close(): Promis
   };
 }
 
+let skillTools: readonly AgentTool[] | undefined;
+
+/** The skill tools, read from the shipped playbooks once per process (they never change while it runs). */
+function sharedSkillTools(): readonly AgentTool[] {
+  skillTools ??= createSkillTools();
+  return skillTools;
+}
+
 /** The parts available in this build, freshly created (one worker pool per agent server, at first use). */
 export function createAgentParts(options: AgentPartsOptions = {}): AgentParts {
   const execute = lazyExecuteTool(options.sandbox ?? {});
   return {
-    tools: [execute, ...replyTools],
+    tools: [...sharedSkillTools(), execute, ...replyTools],
     pages: [replyPages],
     close: () => execute.close(),
   };
