@@ -103,6 +103,24 @@ describe('inspector-cli against the mock', () => {
     expect(result.structuredContent?.field).toBe('/requestId');
   }, 30_000);
 
+  it('calls execute and list_skills: structured results reach the 1.x client', async () => {
+    const run = await inspector([
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'execute',
+      '--tool-arg',
+      'script=const s = spec(); return s.map((op) => op.id);',
+    ]);
+    expect(run.stdout + run.stderr).not.toMatch(/does not match the tool's output schema/);
+    const result = JSON.parse(run.stdout) as { isError?: boolean; structuredContent?: { result?: unknown } };
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent?.result).toEqual(expect.arrayContaining(['query.search.actions']));
+    const skills = await inspector(['--method', 'tools/call', '--tool-name', 'list_skills']);
+    const listed = JSON.parse(skills.stdout) as { structuredContent?: { skills?: { name: string }[] } };
+    expect(listed.structuredContent?.skills?.length ?? 0).toBeGreaterThan(0);
+  }, 60_000);
+
   it('an unknown key fails to connect (401), reported on the output', async () => {
     const run = await inspector(['--method', 'tools/list'], 'cca_not_a_key');
     expect(run.stdout + run.stderr).toMatch(/401|Unauthorized|not valid/i);
