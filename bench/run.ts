@@ -20,6 +20,7 @@ import { type AllResults, renderResults, type Stamped } from './lib/report.ts';
 import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
 import { type AgentResult, agentSection, renderAgent } from './sections/agent.ts';
+import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sections/agent-paging.ts';
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
 import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
@@ -37,6 +38,7 @@ const SECTIONS = [
   'soak',
   'package',
   'agent',
+  'agent-paging',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -173,6 +175,11 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         agentSection({ runs: quick ? 20 : 200, actions: quick ? 5_000 : 17_000, log }),
       );
       break;
+    case 'agent-paging':
+      await timed(section, () =>
+        agentPaging({ actions: 10_000, engineActions: quick ? 32_000 : 40_000, log }),
+      );
+      break;
   }
 }
 
@@ -195,6 +202,16 @@ if (existsSync(agentFile)) {
   const measured = JSON.parse(readFileSync(agentFile, 'utf8')) as Stamped<AgentResult>;
   notes.push(
     renderAgent(measured.result, `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`),
+  );
+}
+const agentPagingFile = join(outDir, 'agent-paging.json');
+if (existsSync(agentPagingFile)) {
+  const measured = JSON.parse(readFileSync(agentPagingFile, 'utf8')) as Stamped<AgentPagingResult>;
+  notes.push(
+    renderAgentPaging(
+      measured.result,
+      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`,
+    ),
   );
 }
 writeFileSync(resultsFile, renderResults(all, notes));
