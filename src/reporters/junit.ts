@@ -51,10 +51,21 @@ export function renderJunitReport(report: ConformanceReport, secrets: readonly s
       cases.push(`${head}\n      <skipped message="${xml(reason)}"/>\n    </testcase>`);
     }
   }
+  // A run that could not check what it was asked to is a failure for a CI that reads only JUnit.
+  if (report.verdict === 'not-checked') {
+    failures += 1;
+    const message = `NOT CHECKED: laws could not run without ${report.missingKeys.join(', ')}`;
+    cases.push(
+      `    <testcase classname="cca-conform.run" name="required keys present" time="0">\n      <failure message="${xml(message)}">${xml(message)}</failure>\n    </testcase>`,
+    );
+  }
+  const tests = cases.length;
+  const coverage = `${report.coverage.checked}/${report.coverage.checkable}`;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="cca-kit conform" tests="${report.rules.length}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
-    `  <testsuite name="cca-conform rules (seed ${report.seed}, run ${xml(report.runId)})" tests="${report.rules.length}" failures="${failures}" skipped="${skipped}" errors="0" timestamp="${xml(report.startedAt)}">`,
+    `<testsuites name="cca-kit conform" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `  <testsuite name="cca-conform rules (seed ${report.seed}, run ${xml(report.runId)})" tests="${tests}" failures="${failures}" skipped="${skipped}" errors="0" timestamp="${xml(report.startedAt)}">`,
+    `    <properties><property name="verdict" value="${report.verdict}"/><property name="coverage" value="${coverage}"/></properties>`,
     ...cases,
     '  </testsuite>',
     '</testsuites>',
