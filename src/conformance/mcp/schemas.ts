@@ -12,6 +12,21 @@ const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true,
 addFormats(ajv);
 const cache = new Map<string, ValidateFunction | string>();
 
+/**
+ * The schema with closed objects opened: section 9 says clients must tolerate unknown fields, so an
+ * extra member in an answer is never a violation, even where the deployment's schema closes the object.
+ */
+export function tolerant(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(tolerant);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if ((key === 'additionalProperties' || key === 'unevaluatedProperties') && value === false) continue;
+    out[key] = tolerant(value);
+  }
+  return out;
+}
+
 export type SchemaCheck =
   | { readonly ok: true }
   | { readonly ok: false; readonly errors: readonly string[] }
@@ -24,7 +39,7 @@ export function checkAgainst(schema: unknown, value: unknown): SchemaCheck {
   let compiled = cache.get(key);
   if (compiled === undefined) {
     try {
-      const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+      const { $schema: _ignored, ...rest } = tolerant(schema) as Record<string, unknown>;
       compiled = ajv.compile(rest);
     } catch (error) {
       compiled = error instanceof Error ? error.message : String(error);

@@ -1,0 +1,78 @@
+/**
+ * Runs the agent laws against each agent mutant (our mock behind the fault proxy) and reports whether
+ * the suite found the fault naming one of the expected rules; controls must pass the whole agent suite.
+ */
+import type { ConformanceReport } from '../../src/conformance/report.ts';
+import { defaultDeps, runConformance, selects } from '../../src/conformance/runner.ts';
+import { agentLaws } from '../agent/index.ts';
+import { agentMockKeys } from '../agent/keys.ts';
+import { startMockTarget } from '../target.ts';
+import { AGENT_MUTANTS, type AgentMutant } from './agent-faults.ts';
+import { startFaultProxy } from './agent-proxy.ts';
+
+export interface AgentMutantResult {
+  readonly id: string;
+  readonly control: boolean;
+  readonly expected: readonly string[];
+  readonly failedRules: readonly string[];
+  readonly notRun: readonly string[];
+  readonly ok: boolean;
+  readonly durationMs: number;
+}
+
+export interface AgentHarnessOptions {
+  readonly seed?: number;
+  readonly runs?: number;
+  /** Faults: run only the laws naming an expected rule (fast). Controls always run every agent law. */
+  readonly targeted?: boolean;
+}
+
+export async function runAgentMutant(
+  mutant: AgentMutant,
+  options: AgentHarnessOptions = {},
+): Promise<AgentMutantResult & { readonly report: ConformanceReport }> {
+  const t0 = performance.now();
+  const running = await startMockTarget({ seed: 42 });
+  const engine = running.engine;
+  if (engine === undefined) throw new Error('the mock target has no engine');
+  const keys = agentMockKeys(engine);
+  const target = new URL(running.target.baseUrl).origin;
+  const proxy = await startFaultProxy(target, mutant.fault(keys, target));
+  try {
+    const laws =
+      options.targeted === true && mutant.control !== true
+        ? agentLaws.filter((law) => mutant.expect.some((rule) => selects(rule, law)))
+        : agentLaws;
+    const report = await runConformance(
+      {
+        target: { ...running.target, baseUrl: proxy.url, keys },
+        seed: options.seed ?? 7,
+        runs: options.runs ?? 5,
+      },
+      { ...defaultDeps(), laws },
+    );
+    const failedRules = [
+      ...new Set(report.laws.flatMap((l) => (l.outcome.kind === 'failed' ? [l.outcome.ruleId] : []))),
+    ];
+    const notRun = report.laws.filter((l) => l.outcome.kind === 'not-run').map((l) => l.lawId);
+    const ok =
+      mutant.control === true
+        ? failedRules.length === 0 && notRun.length === 0
+        : failedRules.some((r) => mutant.expect.includes(r));
+    return {
+      id: mutant.id,
+      control: mutant.control === true,
+      expected: mutant.expect,
+      failedRules,
+      notRun,
+      ok,
+      durationMs: performance.now() - t0,
+      report,
+    };
+  } finally {
+    await proxy.close();
+    await running.close();
+  }
+}
+
+export { AGENT_MUTANTS };
