@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOperationRegistry } from '../mocks/agent/operations/index.ts';
+import { loadSkills } from '../mocks/agent/skills/index.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { rules } from '../src/contract/rules.ts';
 
@@ -54,7 +55,7 @@ describe('documentation host', () => {
     for (const page of mock.agent?.agent.docs.pages ?? []) expect(full).toContain(page.markdown.trimEnd());
   });
 
-  it('kept in step: every served tool, every operation of the catalog and every AGENT-MCP rule is documented', async () => {
+  it('kept in step: every served tool, operation of the catalog, skill and AGENT-MCP rule is documented', async () => {
     const tools = await (await fetch(`${mock.url}/agent/docs/tools.md`)).text();
     for (const tool of mock.agent?.agent.tools.served ?? []) {
       expect(tools).toContain(`## ${tool.declaration.name}`);
@@ -62,6 +63,11 @@ describe('documentation host', () => {
     }
     const operations = await (await fetch(`${mock.url}/agent/docs/operations.md`)).text();
     for (const op of createOperationRegistry().list()) expect(operations).toContain(`## ${op.id}`);
+    const skills = await (await fetch(`${mock.url}/agent/docs/skills.md`)).text();
+    for (const skill of loadSkills()) {
+      expect(skills).toContain(`## ${skill.name}: ${skill.title}`);
+      for (const file of skill.files) expect(skills).toContain(`\`${file.path}\``);
+    }
     const rulesPage = await (await fetch(`${mock.url}/agent/docs/rules.md`)).text();
     for (const rule of rules.filter((r) => r.id.startsWith('AGENT-MCP-') && r.retired !== true))
       expect(rulesPage).toContain(`## ${rule.id}`);

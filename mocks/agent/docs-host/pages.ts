@@ -10,6 +10,7 @@ import type { AgentContract } from '../../../src/contract/agent.ts';
 import { contractDocument } from '../../../src/contract/load.ts';
 import { rules } from '../../../src/contract/rules.ts';
 import type { ToolSet } from '../server/tool-set.ts';
+import { loadSkills } from '../skills/index.ts';
 
 export interface DocPage {
   /** The URL path of the Markdown page, e.g. `/agent-docs/tools.md`. */
@@ -121,6 +122,22 @@ function operationsPage({ contract }: PageSources): string | undefined {
   return lines.join('\n');
 }
 
+function skillsPage(): string | undefined {
+  const skills = loadSkills();
+  if (skills.length === 0) return undefined;
+  const lines = [
+    '# Skills (playbooks)',
+    '',
+    'The task playbooks `list_skills` lists. `read_skill` returns a playbook; `read_skill_file` returns one of the files it lists (only those). Scripts run with `execute`.',
+  ];
+  for (const skill of skills) {
+    lines.push('', `## ${skill.name}: ${skill.title}`, '', skill.summary, '', 'Files:', '');
+    for (const file of skill.files) lines.push(`- \`${file.path}\` (${file.kind}): ${file.description}`);
+    lines.push('', skill.text.replace(/^#/gm, '###').trimEnd());
+  }
+  return lines.join('\n');
+}
+
 function rulesPage(): string {
   const lines = [
     '# Agent interface rules',
@@ -197,6 +214,14 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
       title: 'Operations behind execute',
       summary: 'The operation catalog that spec() lists, with input and output schemas.',
       markdown: operations,
+    });
+  const skills = skillsPage();
+  if (skills !== undefined)
+    pages.push({
+      path: '/agent/docs/skills.md',
+      title: 'Skills',
+      summary: 'The playbooks list_skills lists, their files and their steps.',
+      markdown: skills,
     });
   pages.push(
     {
