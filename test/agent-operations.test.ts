@@ -4,6 +4,7 @@
  * the OpenAPI contract). Both interfaces read one engine: the counts and records agree with REST.
  */
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkOutput } from '../mocks/agent/operations/catalog.ts';
 import { CATALOG_PATH, catalogText } from '../mocks/agent/operations/catalog-build.ts';
@@ -178,12 +179,54 @@ describe('call: validation and scopes', () => {
       '/query/cursor',
     ],
     ['an update without changes', 'config.savedSearch.update', { id: 'ss_1' }, ''],
+    ['an input that is not an object', 'query.search.actions', null, ''],
+    ['an oversized cursor', 'query.search.actions', { cursor: 'x'.repeat(5000) }, '/cursor'],
   ];
   it.each(invalid)('AGENT-MCP-INVALID-INPUT-NAMES-FIELD: %s', async (_what, id, input, field) => {
     const h = fresh();
     const failure = await failureOf(h, id, input);
     expect(failure).toMatchObject({ kind: 'invalid_input', field });
     expect(String(failure['message']).length).toBeGreaterThan(10);
+  });
+
+  it('any JSON input to any operation answers a value or a failure as data: never a throw, never a self-check violation', async () => {
+    const h = fresh();
+    const ids = [...h.registry.list().map((d) => d.id), 'query.search.nothing'];
+    const input = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc.record(
+        {
+          dateRange: fc.jsonValue({ maxDepth: 3 }),
+          filter: fc.jsonValue({ maxDepth: 4 }),
+          limit: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.record(
+        {
+          v: fc.constant(1),
+          source: fc.constant('actions'),
+          lines: fc.jsonValue({ maxDepth: 3 }),
+          groupBy: fc.jsonValue({ maxDepth: 3 }),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.record(
+        { cursor: fc.string({ maxLength: 300 }), limit: fc.integer({ min: -5, max: 200 }) },
+        { requiredKeys: [] },
+      ),
+    );
+    const kinds = new Set(['invalid_input', 'forbidden', 'not_found', 'conflict']);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...ids), input, async (id, value) => {
+        const outcome = await h.call(id, value);
+        if (!outcome.ok) {
+          expect(kinds.has(outcome.failure.kind)).toBe(true);
+          expect(outcome.failure.message.length).toBeGreaterThan(5);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('AGENT-MCP-READ-KEY-WRITE-FORBIDDEN: a write without the write scope is forbidden naming write; nothing is stored', async () => {
