@@ -145,6 +145,30 @@ describe('/mcp on the mock port', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('AGENT-MCP-READ-KEY-WRITE-FORBIDDEN: over HTTP, execute reads with a reporting key and a write throws forbidden naming scope write', async () => {
+    const { client } = await connect(reporting, false);
+    const result = await client.callTool({
+      name: 'execute',
+      arguments: {
+        script: `
+          const page = await call('query.search.actions', { limit: 2 });
+          let refused = null;
+          try {
+            await call('config.savedSearch.create', { name: 'mine', query: {} });
+          } catch (error) {
+            refused = String(error.message);
+          }
+          return { ids: page.items.map((a) => a.actionId), refused };`,
+      },
+    });
+    expect(result.isError ?? false).toBe(false);
+    const value = (result.structuredContent as { result: { ids: unknown[]; refused: string | null } }).result;
+    expect(value.ids.every((id) => typeof id === 'string')).toBe(true);
+    expect(value.refused).toMatch(/forbidden|FORBIDDEN/i);
+    expect(value.refused).toMatch(/write/);
+    await client.close();
+  }, 30_000);
+
   it('malformed JSON, oversized bodies, unknown methods and unknown tools get a clear error, never a 5xx', async () => {
     const malformed = await post('{"jsonrpc":');
     expect(malformed.status).toBe(400);
