@@ -18,6 +18,7 @@ import {
   type ToolAnswer,
   textOf,
 } from '../../src/conformance/mcp/session.ts';
+import { localResolver } from './catalog.ts';
 import { Absent, agentExamples, agentProperty, brief, isObj, requireTool, withSession } from './support.ts';
 
 const GROUP = 'agent';
@@ -244,7 +245,8 @@ async function writeOperation(ctx: LawContext, session: McpSession): Promise<{ i
      return { id: w.id, inputSchema: s.inputSchema ?? s.input ?? null };`,
   );
   if (out.kind !== 'value' || !isObj(out.value)) throw new Absent('no write operation is listed by spec()');
-  const input = exampleFromSchema((out.value['inputSchema'] ?? {}) as JsonSchema);
+  const schema = (out.value['inputSchema'] ?? {}) as JsonSchema;
+  const input = exampleFromSchema(schema, localResolver(schema));
   void ctx;
   return { id: String(out.value['id']), input };
 }
