@@ -201,7 +201,10 @@ const agentFile = join(outDir, 'agent.json');
 if (existsSync(agentFile)) {
   const measured = JSON.parse(readFileSync(agentFile, 'utf8')) as Stamped<AgentResult>;
   notes.push(
-    renderAgent(measured.result, `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`),
+    renderAgent(
+      measured.result,
+      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; ${measured.machine.nproc} cores, load average ${measured.machine.load1} before, ${measured.loadAfter} after._`,
+    ),
   );
 }
 const agentPagingFile = join(outDir, 'agent-paging.json');
