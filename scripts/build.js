@@ -1,7 +1,8 @@
 /**
  * The package build: `tsc -p tsconfig.build.json` compiles src/, mocks/, fixtures/ and suites/ to
  * dist/ (ESM, .d.ts, source maps; JSON imported by the code is copied beside it), then this script
- * replaces dist/src/contract/precompiled.js with the contract's validators compiled ahead of time.
+ * replaces dist/src/contract/precompiled.js with the contract's validators compiled ahead of time, and
+ * writes the browser variants the package.json `browser` field points at (see `browserNeeds`).
  *
  * Why ahead of time: ajv compiles a validator by generating JavaScript and evaluating it with
  * `new Function`, which a page whose Content-Security-Policy forbids `unsafe-eval` refuses, and which
@@ -11,10 +12,10 @@
  *
  * Plain JavaScript on purpose: it runs with nothing but node and the freshly compiled dist/.
  *
- * Usage: node scripts/build.js   (npm run build; npm runs it in `prepare` and `prepack`)
+ * Usage: node scripts/build.js   (npm run build; `prepare` runs it on npm ci, npm pack, npm publish)
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { cpSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -27,10 +28,15 @@ const PRECOMPILED = `${DIST}src/contract/precompiled.js`;
  */
 const PRECOMPILED_BROWSER = `${DIST}src/contract/precompiled.browser.js`;
 const AJV_UNAVAILABLE = `${DIST}src/contract/ajv-unavailable.browser.js`;
+/** The source folders compiled to dist/, as in tsconfig.build.json. */
+const SOURCE_FOLDERS = ['src', 'mocks', 'fixtures', 'suites'];
+/** Files the code reads at run time but does not import (tsc copies only imported JSON). */
+const isAsset = (path) => !/\.(ts|tsx|mts|cts)$/.test(path) && !/(^|\/)biome\.json$/.test(path);
 /** Components the engine validates by name on the request path (moderation cases, data files). */
 const ENGINE_COMPONENTS = ['ModerationSubmission', 'ModerationDecision', 'IngestionBatch'];
 
 compile();
+copyAssets();
 const validators = await validatorSchemasOfContract();
 writePrecompiledValidators(
   PRECOMPILED,
@@ -41,6 +47,19 @@ writePrecompiledValidators(
   generateValidatorModule(validators, browserNeeds(validators)),
 );
 writeFileSync(AJV_UNAVAILABLE, ajvUnavailableModule());
+
+/**
+ * Copies every file of the source folders that is not TypeScript (the agent's skill playbooks: Markdown,
+ * JSON, the scripts they run) to the same place under dist/, where the compiled modules look for them.
+ */
+function copyAssets() {
+  for (const folder of SOURCE_FOLDERS) {
+    cpSync(`${ROOT}${folder}`, `${DIST}${folder}`, {
+      recursive: true,
+      filter: (source) => statSync(source).isDirectory() || isAsset(source),
+    });
+  }
+}
 
 /**
  * Runs the TypeScript compiler; exits with its status when it wrote nothing. Type errors with output
@@ -177,7 +196,9 @@ function writePrecompiledValidators(path, { code, exportsByKey }) {
     'export const precompiledValidators = (key) => validators.get(key);',
     '',
   ].join('\n');
-  writeFileSync(path, text);
+  // Written beside and renamed, so that a CLI starting meanwhile never reads half a module.
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
   // tsc's source map described the module it replaced.
   rmSync(`${path}.map`, { force: true });
   process.stdout.write(
