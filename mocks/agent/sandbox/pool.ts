@@ -189,7 +189,8 @@ export class SandboxPool {
         stackSizeMb: Math.max(4, Math.ceil((8 * this.#limits.stackBytes) / MiB)),
       },
     });
-    worker.unref();
+    // Referenced while it boots or runs (a caller awaiting it keeps the process alive); an idle
+    // worker does not keep the process alive by itself.
     return worker;
   }
 
@@ -231,6 +232,7 @@ export class SandboxPool {
     switch (message.type) {
       case 'ready':
         slot.state = 'idle';
+        slot.worker.unref();
         slot.bootError = null;
         this.#booted();
         this.#pump();
@@ -251,7 +253,10 @@ export class SandboxPool {
         if (slot.running?.runId !== message.runId) return;
         this.#complete(slot, message.end, message.truncated);
         if (message.recycle) this.#replace(slot);
-        else slot.state = 'idle';
+        else {
+          slot.state = 'idle';
+          slot.worker.unref();
+        }
         this.#pump();
         return;
     }
@@ -321,6 +326,7 @@ export class SandboxPool {
       timeMs + this.#limits.killGraceMs,
     );
     slot.state = 'busy';
+    slot.worker.ref();
     slot.running = { runId, job, startedAt: performance.now(), logs: [], calls: [], killTimer };
     const message: ToWorker = {
       type: 'run',
