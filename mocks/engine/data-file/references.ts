@@ -4,7 +4,7 @@
  * registered type, and the moderation and ingestion bodies against the contract's own schemas.
  */
 import type { OrgCatalog } from '../../../fixtures/generate/types.ts';
-import { validateSchema } from '../../../src/contract/index.ts';
+import { type SchemaName, validateSchema } from '../../../src/contract/index.ts';
 import { typeError } from '../data/custom-fields.ts';
 import { mergeCatalog } from './catalog.ts';
 import { resolveTimestamp } from './time.ts';
@@ -26,6 +26,21 @@ export const NOTHING_EXISTS: ExistingState = {
   caseIds: new Set(),
   externalIds: new Set(),
 };
+
+/**
+ * A contract component check, or no problem where its validator is not available (a browser build
+ * holds only the request-path validators compiled ahead of time).
+ */
+function componentProblems(name: SchemaName, value: unknown, at: string): DataProblem[] {
+  try {
+    const result = validateSchema(name, value);
+    return result.ok
+      ? []
+      : result.issues.map((issue) => ({ pointer: `${at}${issue.pointer}`, message: issue.message }));
+  } catch {
+    return [];
+  }
+}
 
 /** JSON pointer escaping of one reference token (RFC 6901). */
 const token = (value: string): string => value.replaceAll('~', '~0').replaceAll('/', '~1');
@@ -124,9 +139,7 @@ export function referenceProblems(file: DataFile, existing: ExistingState, ancho
       problem(`${at}/caseId`, `case ${JSON.stringify(entry.caseId)} exists already`);
     caseIds.add(entry.caseId);
     time(`${at}/acceptedAt`, entry.acceptedAt);
-    const submission = validateSchema('ModerationSubmission', entry.submission);
-    if (!submission.ok)
-      for (const issue of submission.issues) problem(`${at}/submission${issue.pointer}`, issue.message);
+    problems.push(...componentProblems('ModerationSubmission', entry.submission, `${at}/submission`));
     const externalId = entry.submission['externalId'];
     if (typeof externalId === 'string') {
       const key = JSON.stringify([entry.organizationId, externalId]);
@@ -135,9 +148,7 @@ export function referenceProblems(file: DataFile, existing: ExistingState, ancho
       externalIds.add(key);
     }
     if (entry.analysisStatus === 'completed') {
-      const decision = validateSchema('ModerationDecision', entry.decision);
-      if (!decision.ok)
-        for (const issue of decision.issues) problem(`${at}/decision${issue.pointer}`, issue.message);
+      problems.push(...componentProblems('ModerationDecision', entry.decision, `${at}/decision`));
     }
   });
 
@@ -145,8 +156,7 @@ export function referenceProblems(file: DataFile, existing: ExistingState, ancho
     const at = `/ingestionBatches/${i}`;
     orgRef(`${at}/organizationId`, batch.organizationId);
     const { organizationId: _org, ...body } = batch;
-    const valid = validateSchema('IngestionBatch', body);
-    if (!valid.ok) for (const issue of valid.issues) problem(`${at}${issue.pointer}`, issue.message);
+    problems.push(...componentProblems('IngestionBatch', body, at));
   });
   return problems;
 }

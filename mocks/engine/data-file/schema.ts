@@ -4,20 +4,27 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import schema from '../../../contract/data.schema.json' with { type: 'json' };
+import { shapeProblems } from './shape.ts';
 import type { DataProblem } from './types.ts';
 
 /** The schema as shipped, for tools that want it (`$id` https://cca-kit.invalid/data.schema.json). */
 export const dataFileSchema: Readonly<Record<string, unknown>> = schema;
 
-let compiled: ValidateFunction | undefined;
+let compiled: ValidateFunction | null | undefined;
 
-function validator(): ValidateFunction {
-  compiled ??= new Ajv2020({
-    strict: true,
-    strictRequired: false,
-    allErrors: true,
-    allowUnionTypes: true,
-  }).compile(schema);
+/** The compiled schema, or null where ajv is not available (a browser build: see ./shape.ts). */
+function validator(): ValidateFunction | null {
+  if (compiled !== undefined) return compiled;
+  try {
+    compiled = new Ajv2020({
+      strict: true,
+      strictRequired: false,
+      allErrors: true,
+      allowUnionTypes: true,
+    }).compile(schema);
+  } catch {
+    compiled = null;
+  }
   return compiled;
 }
 
@@ -44,6 +51,7 @@ const SUMMARY_KEYWORDS = new Set(['if', 'anyOf']);
 /** Problems of `value` against the schema (empty when it conforms). */
 export function schemaProblems(value: unknown): DataProblem[] {
   const validate = validator();
+  if (validate === null) return shapeProblems(value);
   if (validate(value)) return [];
   const seen = new Set<string>();
   const problems: DataProblem[] = [];
