@@ -91,6 +91,13 @@ const walkLaw: Law = {
           caseArb(values),
           async (c) => {
             const reference = await walk(session, inputOf(c, MAX_LIMIT));
+            if (reference.emptyPagesWithCursor > 2)
+              violate(
+                'AGENT-MCP-SEARCH-NEXTCURSOR-NULL-AT-END',
+                'never-null',
+                `the walk with limit ${MAX_LIMIT} never ends: empty pages keep answering a nextCursor`,
+                c,
+              );
             if (!reference.ended) return; // A window too large to walk within the page bound: no verdict.
             // Bound the walk to ~24 pages whatever the generated limit.
             const limit = Math.max(c.limit, Math.ceil(reference.ids.length / 24));

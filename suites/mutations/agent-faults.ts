@@ -34,7 +34,10 @@ function prelude(code: string): Rewrite {
     if (toolName(m) !== 'execute') return m;
     const args = argsOf(m);
     const key = Object.keys(args).find((k) => typeof args[k] === 'string');
-    return key === undefined ? m : withArgs(m, { ...args, [key]: `${code}\n${String(args[key])}` });
+    // An empty script stays empty: the fault must not turn an invalid argument into a valid one.
+    return key === undefined || args[key] === ''
+      ? m
+      : withArgs(m, { ...args, [key]: `${code}\n${String(args[key])}` });
   };
 }
 
@@ -81,11 +84,11 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
   },
   {
     id: 'pages-overlap',
-    description: 'each next page repeats the last item of the page before',
+    description: 'keyset off by one: each next page starts again at the last item of the page before',
     expect: ['AGENT-MCP-SEARCH-CURSOR-SAME-INPUT'],
     fault: () => ({
       request: wrapCall(
-        `const r = await __orig(id, input); if (id !== 'query.search.actions') return r; const last = globalThis.__ccaLast; globalThis.__ccaLast = r.items[r.items.length - 1]; if (input && input.cursor && last) r.items.unshift(last); return r;`,
+        `const r = await __orig(id, input); if (id !== 'query.search.actions') return r; const last = globalThis.__ccaLast; globalThis.__ccaLast = r.items[r.items.length - 1]; if (input && input.cursor && last && r.items.length > 0) { r.items.pop(); r.items.unshift(last); } return r;`,
       ),
     }),
   },
@@ -298,7 +301,7 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
     expect: ['AGENT-MCP-IDS-STRINGS-PRESERVED'],
     fault: () => ({
       request: wrapCall(
-        `const r = await __orig(id, input); if (id === 'query.search.actions') for (const it of r.items) if (/^[1-9][0-9]{0,14}$/.test(it.actionId)) it.actionId = Number(it.actionId); return r;`,
+        `const r = await __orig(id, input); if (id === 'query.search.actions') for (const it of r.items) if (/^[0-9]+$/.test(it.actionId)) it.actionId = Number(it.actionId); return r;`,
       ),
     }),
   },
@@ -326,9 +329,9 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
   },
   {
     id: 'control-slower-answers',
-    description: 'CONTROL: every answer 40 ms slower',
+    description: 'CONTROL: every answer 15 ms slower',
     expect: [],
     control: true,
-    fault: () => ({ delayMs: 40 }),
+    fault: () => ({ delayMs: 15 }),
   },
 ];

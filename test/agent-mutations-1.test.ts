@@ -1,0 +1,3 @@
+import { describeAgentMutants } from './support/agent-mutants.ts';
+
+describeAgentMutants(1, 2);

@@ -1,0 +1,19 @@
+/** One share of the agent mutants as vitest tests (`part` of `parts`, controls in every share's turn). */
+import { describe, expect, it } from 'vitest';
+import { renderConsoleReport } from '../../src/reporters/console.ts';
+import { AGENT_MUTANTS, runAgentMutant } from '../../suites/mutations/agent-harness.ts';
+
+export function describeAgentMutants(part: number, parts: number): void {
+  const mine = AGENT_MUTANTS.filter((_m, i) => i % parts === part);
+  describe(`agent mutants (share ${part + 1} of ${parts})`, () => {
+    for (const mutant of mine) {
+      const what =
+        mutant.control === true ? 'passes (control)' : `is detected naming ${mutant.expect.join(' or ')}`;
+      it(`${mutant.id} ${what}`, { timeout: 120_000 }, async () => {
+        const result = await runAgentMutant(mutant, { targeted: true });
+        const shown = `${mutant.description}\nfailed: ${result.failedRules.join(', ') || 'none'}; not run: ${result.notRun.join(', ') || 'none'}\n${renderConsoleReport({ ...result.report, rules: [] }, [])}`;
+        expect(result.ok, shown).toBe(true);
+      });
+    }
+  });
+}
