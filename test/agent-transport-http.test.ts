@@ -6,6 +6,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import type { CliIo } from '../src/cli/io.ts';
+import { main } from '../src/cli/main.ts';
 
 let mock: MockServer;
 let readWrite: string;
@@ -167,6 +169,44 @@ describe('/mcp on the mock port', () => {
     expect(value.refused).toMatch(/forbidden|FORBIDDEN/i);
     expect(value.refused).toMatch(/write/);
     await client.close();
+  }, 30_000);
+
+  it('a stateless 2026-07-28 client calls tools: structured success and structured isError failure', async () => {
+    const { client } = await connect(readWrite, true);
+    const ok = await client.callTool({ name: 'execute', arguments: { script: 'return spec().length;' } });
+    expect(ok.isError ?? false).toBe(false);
+    expect((ok.structuredContent as { result: number }).result).toBeGreaterThan(3);
+    const bad = await client.callTool({ name: 'review_reply', arguments: { requestId: 7 } });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ kind: 'invalid_input', field: '/requestId' });
+    await client.close();
+  }, 30_000);
+
+  it('cca-kit mock serves /mcp on its port and prints the MCP URL and llms.txt', async () => {
+    const stop = new AbortController();
+    const out: string[] = [];
+    const io: CliIo = { stdout: (t) => out.push(t), stderr: () => undefined, signal: stop.signal };
+    const running = main(['mock', '--port', '0', '--actions', '50', '--execute-time-ms', '1000'], io);
+    const deadline = Date.now() + 20_000;
+    while (!out.join('').includes('MCP (agents)') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    const printed = out.join('');
+    const mcpUrl = /MCP \(agents\) : (\S+)/.exec(printed)?.[1] ?? '';
+    expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(printed).toMatch(/Agent docs {3}: http:\/\/127\.0\.0\.1:\d+\/llms\.txt/);
+    const refused = await fetch(mcpUrl, {
+      method: 'POST',
+      body: INITIALIZE,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(refused.status).toBe(401);
+    stop.abort();
+    expect(await running).toBe(0);
+    const badFlag = main(['mock', '--port', '0', '--execute-time-ms', '1'], {
+      ...io,
+      signal: new AbortController().signal,
+    });
+    expect(await badFlag).toBe(2);
   }, 30_000);
 
   it('malformed JSON, oversized bodies, unknown methods and unknown tools get a clear error, never a 5xx', async () => {
