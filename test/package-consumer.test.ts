@@ -6,6 +6,7 @@
  * `cca-kit/msw` + `msw/browser` under a strict Content-Security-Policy in headless Chromium.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { copyFile, cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -122,6 +123,9 @@ describe('the packed package installed into a fresh project', () => {
       conformance: { verdict: 'conformant' },
       msw: { list: 200, anonymous: 401 },
     });
+    if (existsSync(join(project(), 'node_modules/cca-kit/dist/mocks/agent/index.js'))) {
+      expect(seen['agent']).toBe('cca-kit-agent');
+    }
   });
 
   it('the contract validates with the validators compiled at build time, generating no code', async () => {
