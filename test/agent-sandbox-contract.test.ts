@@ -3,9 +3,11 @@
  * limit defaults are the code's, and real envelopes and failures, produced by scripts over the real
  * operation registry and engine, validate against the schemas in the project's ajv layer.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import executeJson from '../contract/agent/execute.json' with { type: 'json' };
 import { createExecuteTool, DEFAULT_SANDBOX_LIMITS } from '../mocks/agent/sandbox/index.ts';
+import { EXECUTE_FLAGS } from '../src/cli/mcp-command.ts';
 import { agentContract } from '../src/contract/agent.ts';
 import { createOperationsHarness, type OperationsHarness } from './agent-operations-support.ts';
 
@@ -33,6 +35,14 @@ describe('contract/agent/execute.json', () => {
       Object.entries(executeJson.limits).map(([name, entry]) => [name, entry.default]),
     );
     expect(documented).toEqual({ ...DEFAULT_SANDBOX_LIMITS });
+  });
+
+  it('names only flags that the CLI has', () => {
+    const flags = Object.values(executeJson.limits)
+      .map((entry) => ('flag' in entry ? entry.flag : undefined))
+      .filter((flag) => flag !== undefined);
+    expect(flags.length).toBeGreaterThan(0);
+    for (const flag of flags) expect(Object.keys(EXECUTE_FLAGS)).toContain(flag.replace(/^--/, ''));
   });
 
   it('is the schema source of the execute tool in tools.json', () => {
@@ -68,7 +78,10 @@ describe('contract/agent/execute.json', () => {
     expect(agentContract().checkFailure(failure)).toEqual({ ok: true });
     expect(failure.kind).toBe('script_error');
     expect(failure.message).toContain('FORBIDDEN (missing scope write)');
-    expect(execution.calls[0]).toMatchObject({ ok: false, failure: { kind: 'forbidden', missingScope: 'write' } });
+    expect(execution.calls[0]).toMatchObject({
+      ok: false,
+      failure: { kind: 'forbidden', missingScope: 'write' },
+    });
   });
 
   it('invalid input to an operation names the operation and the field inside the script', async () => {
@@ -81,5 +94,18 @@ describe('contract/agent/execute.json', () => {
     expect(caught.code).toBe('INVALID_INPUT');
     expect(caught.field).toContain('limit');
     expect(caught.message).toContain("call('query.search.actions') failed: INVALID_INPUT at");
+  });
+
+  it('the example of docs/agent-interface.md ("The execute sandbox") runs and does what it says', async () => {
+    const doc = readFileSync(new URL('../docs/agent-interface.md', import.meta.url), 'utf8');
+    const section = doc.slice(doc.indexOf('## The execute sandbox'));
+    const example = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+    if (example === undefined) throw new Error('no js example in the section');
+    const outcome = await execute.handle(harness.context('reporting'), { script: example });
+    if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
+    const result = outcome.value.result as { ids: unknown[]; nextCursor: unknown };
+    expect(result.ids.length).toBeGreaterThan(0);
+    for (const id of result.ids) expect(id).toBeTypeOf('string');
+    expect(outcome.value.logs).toEqual([{ level: 'log', text: `${result.ids.length} actions` }]);
   });
 });
