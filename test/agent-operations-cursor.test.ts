@@ -96,6 +96,70 @@ describe('cursor laws of query.search.actions', () => {
     expect(shared.engine.selfCheckFailures).toEqual([]);
   });
 
+  it('AGENT-MCP-SEARCH-WINDOW-SUBSET: a narrower window or fewer values gathers a subset; the same query walked twice gathers the same', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        query,
+        fc.integer({ min: 0, max: 60 }),
+        fc.nat(3),
+        async (wide, shorter, dropValues) => {
+          const narrow: Query = {
+            ...wide,
+            days: Math.max(1, wide.days - shorter),
+            sources:
+              wide.sources.length === 0
+                ? []
+                : wide.sources.slice(0, Math.max(1, wide.sources.length - dropValues)),
+          };
+          const wideIds = new Set(await walk(shared, inputOf(wide)));
+          for (const id of await walk(shared, inputOf(narrow))) expect(wideIds.has(id)).toBe(true);
+          expect(new Set(await walk(shared, inputOf(wide)))).toEqual(wideIds);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH: the analytics count equals what search gathers over the same window and filter; groupBy rows sum to the total', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        query,
+        fc.constantFrom('source', 'status', 'sentiment', 'queue', 'assignee', 'responded', 'day', 'week'),
+        async (q, field) => {
+          const { dateRange, filter } = inputOf(q);
+          const lines = [{ measure: 'actions', aggregation: 'count' }];
+          const total = (
+            await shared.value('query.analytics.actions', {
+              v: 1,
+              source: 'actions',
+              dateRange,
+              filter,
+              lines,
+            })
+          )['rows'] as {
+            values: Record<string, number>;
+          }[];
+          const gathered = await walk(shared, inputOf(q));
+          expect(total[0]?.values['actions.count']).toBe(gathered.length);
+          const grouped = (
+            await shared.value('query.analytics.actions', {
+              v: 1,
+              source: 'actions',
+              dateRange,
+              filter,
+              lines,
+              groupBy: [{ field }],
+            })
+          )['rows'] as {
+            values: Record<string, number>;
+          }[];
+          expect(grouped.reduce((n, row) => n + (row.values['actions.count'] ?? 0), 0)).toBe(gathered.length);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+
   it('AGENT-MCP-SEARCH-CURSOR-BOUND-TO-INPUT: a cursor with any other input is invalid input naming cursor; key order does not matter', async () => {
     const change = fc.oneof(
       fc.record({ limit: fc.integer({ min: 1, max: 100 }) }),

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkOutput } from '../mocks/agent/operations/catalog.ts';
 import { CATALOG_PATH, catalogText } from '../mocks/agent/operations/catalog-build.ts';
+import { agentContract } from '../src/contract/agent.ts';
 import {
   createOperationsHarness,
   type OperationsHarness,
@@ -189,7 +190,7 @@ describe('call: validation and scopes', () => {
     expect(String(failure['message']).length).toBeGreaterThan(10);
   });
 
-  it('any JSON input to any operation answers a value or a failure as data: never a throw, never a self-check violation', async () => {
+  it('AGENT-MCP-FAILURE-KINDS: any JSON input to any operation answers a value or a failure as data (valid against failures.json): never a throw, never a self-check violation', async () => {
     const h = fresh();
     const ids = [...h.registry.list().map((d) => d.id), 'query.search.nothing'];
     const input = fc.oneof(
@@ -221,6 +222,7 @@ describe('call: validation and scopes', () => {
       fc.asyncProperty(fc.constantFrom(...ids), input, async (id, value) => {
         const outcome = await h.call(id, value);
         if (!outcome.ok) {
+          expect(agentContract().checkFailure(outcome.failure)).toEqual({ ok: true });
           expect(kinds.has(outcome.failure.kind)).toBe(true);
           expect(outcome.failure.message.length).toBeGreaterThan(5);
         }
@@ -275,6 +277,28 @@ describe('query.search.actions', () => {
       expect(JSON.stringify(page['items'])).toBe(JSON.stringify(restItems.slice(0, 100)));
       for (const item of page['items'] as Record<string, unknown>[])
         expect(typeof item['actionId']).toBe('string');
+    }
+  });
+
+  it('AGENT-MCP-OWN-PAGINATION, AGENT-MCP-SEARCH-OUTPUT-ITEMS-NEXTCURSOR: the answer is {items, nextCursor}, not the REST envelope', async () => {
+    const h = fresh();
+    const first = await h.value('query.search.actions', { dateRange: window, limit: 5 });
+    expect(Object.keys(first).sort()).toEqual(['items', 'nextCursor']);
+    expect(Array.isArray(first['items'])).toBe(true);
+    expect(typeof first['nextCursor']).toBe('string');
+    const last = await h.value('query.search.actions', { dateRange: { from: '2030-01-01', to: '2030-01-02' } });
+    expect(last).toEqual({ items: [], nextCursor: null });
+  });
+
+  it('AGENT-MCP-BOTH-INTERFACES-AGREE: every action search answers is read by REST GET /v0/action/{id} under the same id bytes', async () => {
+    const h = fresh();
+    const page = await h.value('query.search.actions', { dateRange: window, limit: 60 });
+    for (const item of page['items'] as Record<string, unknown>[]) {
+      const id = String(item['actionId']);
+      const detail = await h.rest('GET', `/v0/action/${encodeURIComponent(id)}`);
+      expect(detail.status).toBe(200);
+      expect(obj(detail.body)['actionId']).toBe(id);
+      expect(obj(detail.body)['actionTitle']).toBe(item['actionTitle']);
     }
   });
 
@@ -440,6 +464,46 @@ describe('query.analytics.actions', () => {
       expect(row?.values['actions.count'] ?? 0).toBe(metrics['totalActions']);
       if (row !== undefined)
         expect(row.values['firstResponseTime.avg'] ?? 0).toBe(metrics['averageResponseTime']);
+    }
+  });
+
+  it('AGENT-MCP-ANALYTICS-INPUT-SHAPE, AGENT-MCP-SCHEMAS-READ-AT-RUNTIME: the full input shape is accepted, and so is every example valid against spec(id)', async () => {
+    const h = fresh();
+    const examples: Array<[string, unknown]> = [
+      [
+        'query.analytics.actions',
+        {
+          v: 1,
+          source: 'actions',
+          dateRange: { relative: { unit: 'day', count: 7, calendar: true, includeCurrent: false } },
+          lines: [{ measure: 'csat', aggregation: 'avg' }],
+          groupBy: [{ field: 'source' }],
+          options: { fillEmpty: true },
+        },
+      ],
+      [
+        'query.search.actions',
+        {
+          filter: and(cond('source', 'TWITTER'), cond('status', 'OPEN')),
+          dateRange: { relative: { unit: 'day', count: 7, calendar: false, includeCurrent: true } },
+          limit: 20,
+        },
+      ],
+      ['query.search.tags', { name: 'bill' }],
+      ['config.savedSearch.list', {}],
+      ['config.savedSearch.create', { name: 'n', query: { limit: 20 } }],
+    ];
+    const { compileIn, createAjv } = await import('../src/contract/validator-schemas.ts');
+    const ajv = createAjv({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {},
+      'x-all': h.registry.list().map((d) => h.registry.spec(d.id)),
+    } as never);
+    for (const [id, input] of examples) {
+      const schema = h.registry.spec(id)?.inputSchema;
+      expect(compileIn(ajv, schema)(input)).toBe(true);
+      expect((await h.call(id, input)).ok).toBe(true);
     }
   });
 

@@ -41,7 +41,7 @@ const value = <T>(outcome: { ok: true; value: T } | { ok: false; failure: unknow
 };
 
 describe('list_skills, read_skill, read_skill_file', () => {
-  it('AGENT-MCP-SKILL-TOOLS-LISTED: the four playbooks, each with its files; outputs match contract/agent/skills.json', () => {
+  it('AGENT-MCP-SKILL-TOOLS-LISTED, AGENT-MCP-SKILL-FILES-READABLE: the four playbooks, each with its files; outputs match contract/agent/skills.json', () => {
     const list = value(library.list());
     outputValid('list_skills', list);
     expect(list.skills.map((s) => s.name)).toEqual([
@@ -96,14 +96,17 @@ describe('list_skills, read_skill, read_skill_file', () => {
     ['an empty segment', 'export-actions-window', 'scripts//export-page.js', 'invalid_input'],
     ['a different case', 'export-actions-window', 'Scripts/export-page.js', 'not_found'],
   ];
-  it.each(refused)('read_skill_file refuses %s, naming path', (_what, name, path, kind) => {
-    const outcome = library.readFile(name, path);
-    expect(outcome.ok).toBe(false);
-    if (!outcome.ok) {
-      expect(outcome.failure).toMatchObject({ kind, field: '/path' });
-      expect(outcome.failure.message).toContain('path');
-    }
-  });
+  it.each(refused)(
+    'AGENT-MCP-SKILL-FILE-ONLY-LISTED: read_skill_file refuses %s, naming path',
+    (_what, name, path, kind) => {
+      const outcome = library.readFile(name, path);
+      expect(outcome.ok).toBe(false);
+      if (!outcome.ok) {
+        expect(outcome.failure).toMatchObject({ kind, field: '/path' });
+        expect(outcome.failure.message).toContain('path');
+      }
+    },
+  );
 
   it('an unknown skill is not_found naming name; wrong argument types are invalid input', () => {
     expect(library.read('../triage-queue')).toMatchObject({
@@ -209,7 +212,7 @@ describe('every listed script runs in the execute sandbox and does what its play
     expect(new Set(listed)).toEqual(covered);
   });
 
-  it('AGENT-MCP-LONG-EXPORT-RESUMES-WITH-CURSOR: export-page.js resumed run by run from the saved cursor gives every action once', async () => {
+  it('AGENT-MCP-LONG-EXPORT-RESUMES-WITH-CURSOR, AGENT-MCP-EXECUTE-CALL-RETURNS-OUTPUT: export-page.js resumed run by run from the saved cursor gives every action once', async () => {
     const text = script('export-actions-window', 'scripts/export-page.js');
     const full = await run(text.replace('const MAX_PAGES = 10;', 'const MAX_PAGES = 1000;'));
     expect(full['done']).toBe(true);
