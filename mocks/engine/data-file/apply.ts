@@ -4,6 +4,7 @@
  * against the same state, so every reference resolves.
  */
 import { createKey, KEY_PROFILES } from '../auth/index.ts';
+import { rowChanged } from '../data/answer-cache.ts';
 import { orgData, upsertIngestedAction } from '../data/index.ts';
 import { ingestBatch, readBatch, takeDueThreads, threadToAction } from '../ingestion/index.ts';
 import { canonicalJson, contentFingerprint, decide } from '../moderation/index.ts';
@@ -37,12 +38,14 @@ export function existingStateOf(state: EngineState): ExistingState {
 /** Loads a checked file into `state`; relative timestamps count from `anchor`. */
 export function applyDataFile(state: EngineState, file: DataFile, anchor: number): void {
   for (const org of file.organizations) {
-    const current = state.data.orgs.get(org.id);
-    const catalog = mergeCatalog(current?.catalog, org);
-    const data = current ?? orgData(state.data, org.id);
-    // Rows refer to catalog entries by index; merging keeps every index, so the rows stay right.
-    state.data.orgs.set(org.id, { ...data, catalog });
-    state.organizations.set(org.id, catalog.organization);
+    const existed = state.data.orgs.has(org.id);
+    const data = orgData(state.data, org.id);
+    // Rows refer to catalog entries by index; merging keeps every index, so the rows stay right. The
+    // organization's data object stays the same (overlays and caches are keyed by it); what rows show
+    // may have changed (a renamed queue), so every remembered text and answer is forgotten.
+    data.catalog = mergeCatalog(existed ? data.catalog : undefined, org);
+    for (let row = 0; row < data.table.size; row++) rowChanged(data, row);
+    state.organizations.set(org.id, data.catalog.organization);
   }
   for (const key of file.keys ?? []) {
     const record = keyRecord(key, anchor);

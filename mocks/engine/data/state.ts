@@ -38,7 +38,8 @@ export interface StoredCustomValue {
 }
 
 export interface OrgData {
-  readonly catalog: OrgCatalog;
+  /** Replaced (never mutated) when a data file merges agents, queues, tags or fields in. */
+  catalog: OrgCatalog;
   readonly table: ActionTable;
   /** Epoch ms the seeded content is relative to. */
   readonly anchor: number;
