@@ -21,8 +21,13 @@ describe('contract/agent', () => {
     expect(Object.keys(AGENT_FILES).sort()).toEqual(onDisk);
   });
 
-  it('compiles every committed schema in strict mode', () => {
-    expect(() => agentContract().compileAll()).not.toThrow();
+  it('compiles every committed schema in strict mode (tools, operations, execute, failures)', () => {
+    const contract = agentContract();
+    const files = new Set(contract.schemaLocations().map((l) => l.file));
+    for (const file of ['failures.json', 'operations.json', 'replies.json', 'skills.json', 'execute.json'])
+      expect(files.has(file), file).toBe(true);
+    expect(() => contract.compileAll()).not.toThrow();
+    for (const tool of contract.tools) expect(contract.toolSchemas(tool.name), tool.name).toBeDefined();
   });
 
   it('declares a tool row for every key profile, naming only declared tools', () => {

@@ -161,7 +161,12 @@ export interface AgentContract {
   validator(file: string, pointer: string): AgentValidator | undefined;
   /** Checks a value against the AgentFailure union of failures.json. */
   checkFailure(value: unknown): Validation;
-  /** Compiles every tool's schemas and the failure schema now; throws on the first that does not compile. */
+  /**
+   * Every JSON Schema in the files: each value under an `inputSchema` or `outputSchema` key (tools,
+   * operations, execute), and failures.json `/schema`, as `file#pointer`.
+   */
+  schemaLocations(): readonly { readonly file: string; readonly pointer: string }[];
+  /** Compiles every schema of `schemaLocations()` now; throws on the first that does not compile. */
   compileAll(): void;
 }
 
@@ -226,6 +231,25 @@ export function loadAgentContract(files: Readonly<Record<string, unknown>> = AGE
     return made;
   }
 
+  function schemaLocations(): { file: string; pointer: string }[] {
+    const found: { file: string; pointer: string }[] = [{ file: 'failures.json', pointer: '/schema' }];
+    const walk = (file: string, value: unknown, pointer: string): void => {
+      if (Array.isArray(value)) {
+        for (const [index, item] of value.entries()) walk(file, item, `${pointer}/${index}`);
+        return;
+      }
+      if (!isObject(value)) return;
+      for (const [key, child] of Object.entries(value)) {
+        const at = `${pointer}/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+        if ((key === 'inputSchema' || key === 'outputSchema') && isSchema(child))
+          found.push({ file, pointer: at });
+        else if (key !== '$defs' && key !== 'properties') walk(file, child, at);
+      }
+    };
+    for (const [file, value] of Object.entries(files)) walk(file, value, '');
+    return found;
+  }
+
   function toolSchemas(name: string): AgentToolSchemas | undefined {
     const tool = declarations.find((t) => t.name === name);
     if (tool === undefined) return undefined;
@@ -247,13 +271,9 @@ export function loadAgentContract(files: Readonly<Record<string, unknown>> = AGE
       const v = validator('failures.json', '/schema');
       return v === undefined ? { ok: true } : v.check(value);
     },
+    schemaLocations,
     compileAll() {
-      validator('failures.json', '/schema');
-      for (const tool of declarations) {
-        if (toolSchemas(tool.name) === undefined) continue;
-        validator(tool.schemas.file, `${tool.schemas.pointer}/inputSchema`);
-        validator(tool.schemas.file, `${tool.schemas.pointer}/outputSchema`);
-      }
+      for (const { file, pointer } of schemaLocations()) validator(file, pointer);
     },
   };
 }
