@@ -48,6 +48,8 @@ export function mockKeys(engine?: Engine): Keys {
     known.find((k) => k.organizationId === adPolicy && k.status === status)?.key;
   put('expired', inactive('expired'));
   put('revoked', inactive('revoked'));
+  // The agent interface's execute with writes (saved searches) needs a Read-and-write key.
+  put('readWrite', find(adPolicy, 'read_write'));
   return keys;
 }
 

@@ -1,3 +1,3 @@
-import { describeAgentMutants } from './support/agent-mutants.ts';
+import { describeAgentMutants } from '../suites/mutations/agent-vitest.ts';
 
 describeAgentMutants(1, 2);

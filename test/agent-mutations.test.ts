@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { AGENT_MUTANTS } from '../suites/mutations/agent-harness.ts';
-import { describeAgentMutants } from './support/agent-mutants.ts';
+import { describeAgentMutants } from '../suites/mutations/agent-vitest.ts';
 
 describe('agent mutation harness', () => {
   it('has at least 15 faults and 2 controls', () => {

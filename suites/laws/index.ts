@@ -1,4 +1,5 @@
 import type { Law } from '../../src/conformance/law.ts';
+import { agentLaws } from '../agent/index.ts';
 import { authLaws } from './auth.ts';
 import { customFieldLaws } from './custom-fields.ts';
 import { docsLaws } from './docs.ts';
@@ -26,6 +27,8 @@ export const allLaws: readonly Law[] = [
   ...moderationLaws,
   ...ingestionLaws,
   ...statefulLaws,
+  // The agent interface (MCP, spec 4.18): group `agent`, `--skip agent` leaves it out.
+  ...agentLaws,
 ];
 
 /** The groups, in run order. */

@@ -1,7 +1,7 @@
 /** One share of the agent mutants as vitest tests (`part` of `parts`, controls in every share's turn). */
 import { describe, expect, it } from 'vitest';
 import { renderConsoleReport } from '../../src/reporters/console.ts';
-import { AGENT_MUTANTS, runAgentMutant } from '../../suites/mutations/agent-harness.ts';
+import { AGENT_MUTANTS, runAgentMutant } from './agent-harness.ts';
 
 export function describeAgentMutants(part: number, parts: number): void {
   const mine = AGENT_MUTANTS.filter((_m, i) => i % parts === part);
