@@ -113,6 +113,19 @@ describe('contract/agent', () => {
     expect(() => loadAgentContract(unknownTool)).toThrow(/profiles\.reporting names unknown tools: rm_rf/);
   });
 
+  it('compileAll refuses a schema that does not compile in strict mode, anywhere in the files', () => {
+    const broken = {
+      ...AGENT_FILES,
+      'operations.json': { operations: [{ id: 'x', inputSchema: { type: 'nonsense' }, outputSchema: true }] },
+    };
+    const contract = loadAgentContract(broken);
+    expect(contract.schemaLocations()).toContainEqual({
+      file: 'operations.json',
+      pointer: '/operations/0/inputSchema',
+    });
+    expect(() => contract.compileAll()).toThrow();
+  });
+
   it('valueAt walks JSON pointers and never reaches inherited properties', () => {
     expect(valueAt({ a: [{ 'b/c': 1 }] }, '/a/0/b~1c')).toBe(1);
     expect(valueAt({}, '/constructor')).toBeUndefined();
