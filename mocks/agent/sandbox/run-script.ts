@@ -121,9 +121,16 @@ export async function runScript(
     // A host-side exception inside QuickJS's calls (V8's own stack overflowing under deep wasm
     // recursion, a trap): the module's state is suspect, so the worker is replaced afterwards.
     const stack = error instanceof RangeError && /call stack/i.test(error.message);
+    const memory = error instanceof Error && /out of memory|memory access out of bounds/i.test(error.message);
     const failure = stack
       ? limitFailure('stack', limits.stackBytes)
-      : scriptFailure({ name: 'SandboxError', message: `The sandbox failed: ${String(error)}`, line: null });
+      : memory
+        ? limitFailure('memory', limits.memoryBytes)
+        : scriptFailure({
+            name: 'SandboxError',
+            message: `The sandbox failed: ${String(error)}`,
+            line: null,
+          });
     return output({ ok: false, failure: state.abort ?? failure }, true);
   }
   let recycle = result.recycle;

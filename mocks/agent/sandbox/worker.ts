@@ -85,8 +85,25 @@ async function run(module: QuickJSWASMModule, catalog: Catalog, message: RunMess
     log: (level, text) => post({ type: 'log', runId, level, text }),
     nextSettle,
   };
-  const output = await runScript(module, catalog, message, host);
-  post({ type: 'done', runId, end: output.end, truncated: output.truncated, recycle: output.recycle });
+  try {
+    const output = await runScript(module, catalog, message, host);
+    post({ type: 'done', runId, end: output.end, truncated: output.truncated, recycle: output.recycle });
+  } catch (error) {
+    // runScript answers every way a script ends; a throw here is a sandbox bug: answer it and let the
+    // pool replace this worker rather than leave the execution waiting.
+    const failure = {
+      kind: 'script_error',
+      code: 'SCRIPT_ERROR',
+      message: `SandboxError: the sandbox failed: ${error instanceof Error ? error.message : String(error)}`,
+    } as const;
+    post({
+      type: 'done',
+      runId,
+      end: { ok: false, failure },
+      truncated: { result: null, logs: null },
+      recycle: true,
+    });
+  }
 }
 
 async function boot(): Promise<QuickJSWASMModule> {
