@@ -209,6 +209,42 @@ describe('/mcp on the mock port', () => {
     expect(await badFlag).toBe(2);
   }, 30_000);
 
+  it('sessions are bounded: opening one past maxSessions closes the least recently used (then 404)', async () => {
+    const small = await startMockServer({ seed: 42, actions: 50, agent: { limits: { maxSessions: 2 } } });
+    try {
+      const open = async () => {
+        const response = await fetch(`${small.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${readWrite}`,
+          },
+          body: INITIALIZE,
+        });
+        return response.headers.get('mcp-session-id') ?? '';
+      };
+      const first = await open();
+      await open();
+      await open();
+      expect(small.agent?.agent.mcp.sessionCount()).toBe(2);
+      const stale = await fetch(`${small.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${readWrite}`,
+          'mcp-session-id': first,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
+      expect(stale.status).toBe(404);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('malformed JSON, oversized bodies, unknown methods and unknown tools get a clear error, never a 5xx', async () => {
     const malformed = await post('{"jsonrpc":');
     expect(malformed.status).toBe(400);
@@ -245,6 +281,12 @@ describe('/mcp on the mock port', () => {
     const toolBody = (await unknownTool.json()) as { error: { code: number; message: string } };
     expect(toolBody.error.code).toBe(-32602);
     expect(toolBody.error.message).toMatch(/Unknown tool "drop_tables"/);
+
+    const hugeInSession = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { x: 'a'.repeat(1_100_000) } }),
+      session,
+    );
+    expect(hugeInSession.status).toBe(413);
 
     const notJsonRpc = await post(JSON.stringify({ hello: 'world' }), session);
     expect(notJsonRpc.status).toBeGreaterThanOrEqual(400);
