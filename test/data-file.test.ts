@@ -89,6 +89,18 @@ describe('data files: user-defined data in the mock', () => {
     );
     expect(at(detail.body, 'firstResponseTime')).toBe('PT1H');
     expect(at(detail.body, 'customFields')).toEqual({ order_number: '00042' });
+    const fields = await get(
+      engine,
+      '/v0/actions/1234567890123456789012/custom-fields',
+      'demo_reporting_key_1',
+    );
+    expect(list(fields.body, 'fields')[0]).toEqual({
+      fieldName: 'order_number',
+      displayName: 'order_number',
+      fieldType: 'text',
+      value: '00042',
+      provenance: { origin: 'data' },
+    });
     expect(engine.selfCheckFailures).toEqual([]);
     expect(engine.unexpectedErrors).toEqual([]);
   });

@@ -22,9 +22,11 @@ export interface FieldRecord {
 export function readFields(org: OrgData, row: number): FieldRecord[] {
   const values = customFieldsOfRow(org, row);
   const written = org.customValues.get(row);
-  const seededOrigin: Provenance = org.table.hasFlag(row, FLAG_INGESTED)
-    ? { origin: 'ingestion' }
-    : { origin: 'seed' };
+  const seededOrigin: Provenance = !org.table.hasFlag(row, FLAG_INGESTED)
+    ? { origin: 'seed' }
+    : org.ingested.get(row)?.extras !== undefined
+      ? { origin: 'data' }
+      : { origin: 'ingestion' };
   const record = (name: string, displayName: string, fieldType: string): FieldRecord => {
     const stored = written?.get(name);
     if (stored !== undefined)

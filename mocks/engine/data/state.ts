@@ -24,6 +24,8 @@ export const DEFAULT_SEARCH_CAP = 10_000;
 export type Provenance =
   | { readonly origin: 'seed' }
   | { readonly origin: 'ingestion' }
+  /** Stated in a data file (mocks/engine/data-file/). */
+  | { readonly origin: 'data' }
   | {
       readonly origin: 'api';
       readonly confidence: number | null;
