@@ -8,6 +8,7 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { KEY_ENV, REQUIRED_KEY_ROLES } from '../../src/client/types.ts';
 import { type Rule, rules } from '../../src/contract/rules.ts';
 import { allLaws } from '../../suites/laws/index.ts';
 import auditJson from '../audit.json' with { type: 'json' };
@@ -90,10 +91,24 @@ function bySection(a: string, b: string): number {
   return 0;
 }
 
+/**
+ * A law id with what it needs beyond the required keys: an optional key only the user can give for a
+ * live target, or permission to write. Without them the law is reported not run, never passed.
+ */
+function lawWithNeeds(lawId: string): string {
+  const law = allLaws.find((l) => l.id === lawId);
+  if (law === undefined) return lawId;
+  const needs = [
+    ...law.needs.keys.filter((role) => !REQUIRED_KEY_ROLES.includes(role)).map((role) => KEY_ENV[role]),
+    ...(law.needs.writes === true ? ['writes'] : []),
+  ];
+  return needs.length === 0 ? `\`${lawId}\`` : `\`${lawId}\` (needs ${needs.join(', ')})`;
+}
+
 function checkedBy(rule: Rule, laws: ReadonlyMap<string, readonly string[]>): string {
   const names = laws.get(rule.id);
   if (names !== undefined && names.length > 0)
-    return names.map((n) => (n.includes(' ') ? n : `\`${n}\``)).join(', ');
+    return names.map((n) => (n.includes(' ') ? n : lawWithNeeds(n))).join(', ');
   const reason = audit.noLaw[rule.id];
   if (reason !== undefined) return `no law: ${reason}`;
   return isAgentInterfaceRule(rule) ? 'no law names it yet' : '**no law and no stated reason**';
@@ -149,7 +164,9 @@ export function generatedPart(): string {
     '',
     'Every REST rule of the catalog, by section: the conformance laws that check it on a live target',
     '("every law\'s response check" is the status, media type, raw-identifier and schema check every law',
-    'applies to every answer), or why no black-box check can.',
+    'applies to every answer), or why no black-box check can. A law that needs an optional key only the',
+    'user can give for a live target (CCA_OTHER_ORG_READ_KEY, CCA_NO_MODERATION_WRITE_KEY, CCA_EXPIRED_KEY,',
+    'CCA_REVOKED_KEY), or permission to write, says so; without it the rule is reported not run.',
     '',
     ...ruleTable(restRules, laws),
     '',
