@@ -209,6 +209,35 @@ describe('/mcp on the mock port', () => {
     expect(await badFlag).toBe(2);
   }, 30_000);
 
+  it("a session's GET stream (server-to-client SSE) is served through the node adapter and ends when the client goes", async () => {
+    const opened = await post(INITIALIZE);
+    const sessionId = opened.headers.get('mcp-session-id') ?? '';
+    await post(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), {
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    });
+    const controller = new AbortController();
+    const stream = await fetch(`${mock.url}/mcp`, {
+      headers: {
+        accept: 'text/event-stream',
+        authorization: `Bearer ${readWrite}`,
+        'mcp-session-id': sessionId,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      signal: controller.signal,
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    controller.abort();
+    await stream.body?.cancel().catch(() => undefined);
+    // The session still answers after its stream went away.
+    const after = await post(JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' }), {
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    });
+    expect(after.status).toBe(200);
+  });
+
   it('sessions are bounded: opening one past maxSessions closes the least recently used (then 404)', async () => {
     const small = await startMockServer({ seed: 42, actions: 50, agent: { limits: { maxSessions: 2 } } });
     try {
