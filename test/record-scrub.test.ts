@@ -106,6 +106,20 @@ describe('the scrubber', () => {
     expect(at(out, 'data', 0, 'serverName')).not.toBe('Secret Guild');
   });
 
+  it('a final pass replaces values that were named before an answer revealed them', () => {
+    const scrubber = new Scrubber();
+    const early = {
+      request: {
+        url: 'https://x.test/v0/conversations/search?filter=userId%3D000000020+x',
+        note: 'userId=000000020',
+      },
+    };
+    scrubber.body(JSON.stringify(detail()), 'application/json');
+    const out = scrubber.everywhere(early);
+    expect(out.request.note).toBe(`userId=${scrubber.pseudonyms.of('000000020')}`);
+    expect(findLeaks(JSON.stringify(out), scrubber.secrets(), scrubber.keys())).toBe(0);
+  });
+
   it('pseudonymises keys in X-API-Key and Authorization and drops cookies', () => {
     const scrubber = new Scrubber();
     const headers = scrubber.headers([

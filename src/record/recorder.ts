@@ -186,7 +186,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      const har = harOf(entries, options.target, startedAt, '0.1.0');
+      const har = harOf(
+        entries.map((entry) => scrubber.everywhere(entry)),
+        options.target,
+        startedAt,
+        '0.1.0',
+      );
       await writeFile(options.out, `${JSON.stringify(har, null, 2)}\n`, { mode: 0o600 });
       const leaks = findLeaks(await readFile(options.out, 'utf8'), scrubber.secrets(), scrubber.keys());
       if (leaks > 0) {

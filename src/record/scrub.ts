@@ -146,6 +146,15 @@ export class Scrubber {
     for (const child of Object.values(record)) this.#userAuthors(child);
   }
 
+  /**
+   * Every string in `value` (a HAR entry, say) with the values scrubbed so far replaced: run over the
+   * whole recording before writing, so an early request that named a customer only a later answer
+   * revealed is scrubbed too. Mutates and returns `value`.
+   */
+  everywhere<T>(value: T): T {
+    return this.#embeddedEverywhere(value) as T;
+  }
+
   #embeddedEverywhere(value: unknown): unknown {
     if (typeof value === 'string') return this.embedded(value);
     if (Array.isArray(value)) return value.map((item) => this.#embeddedEverywhere(item));
