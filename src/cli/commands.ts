@@ -36,4 +36,9 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'turn a recorded HAR file into a data file for cca-kit mock --data',
     load: async () => (await import('./import-command.ts')).importCommand,
   },
+  drift: {
+    name: 'drift',
+    summary: 'compare the live OpenAPI document with the contract: breaking or additive changes',
+    load: async () => (await import('./drift-command.ts')).driftCommand,
+  },
 };

@@ -11,7 +11,8 @@ function stripControl(text: string): string {
   return out;
 }
 
-function escapeXml(text: string): string {
+/** Text safe inside XML 1.0 content and attribute values. */
+export function escapeXml(text: string): string {
   return stripControl(text)
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
