@@ -100,6 +100,29 @@ describe('cca-kit conform', () => {
     expect(again.out.join('')).toContain('KNOWN LIST-PAGESIZE-RANGE');
   });
 
+  it('a new failure wins over NOT CHECKED: exit 1, verdict not-conformant, missing keys still named', async () => {
+    const run = io();
+    const json = join(dir, 'failure-and-missing.json');
+    const code = await runConformCommand(
+      [
+        '--seed',
+        '9',
+        '--runs',
+        '3',
+        '--only',
+        'inputs.listActions-query,docs.no-reply-route',
+        '--json',
+        json,
+      ],
+      run.io,
+      { CCA_BASE_URL: faulty.target.baseUrl, [KEY_ENV.read]: mockKeys().read },
+    );
+    expect(code, run.out.join('')).toBe(1);
+    const report = JSON.parse(await readFile(json, 'utf8')) as { verdict: string; missingKeys: string[] };
+    expect(report).toMatchObject({ verdict: 'not-conformant', missingKeys: ['CCA_WRITE_KEY'] });
+    expect(run.out.join('')).toContain('RESULT: NOT conformant');
+  });
+
   it('refuses to run without a base URL (usage error)', async () => {
     await expect(runConformCommand([], io().io, {})).rejects.toThrow(/--base-url/);
   });
