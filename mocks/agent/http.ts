@@ -99,14 +99,17 @@ export function createAgentHttpRoutes(engine: Engine, options: AgentServerOption
       if (!isAgentPath(pathname)) return false;
       const controller = new AbortController();
       res.once('close', () => controller.abort());
-      const response = await agent.handle(toRequest(req, origin, controller.signal));
+      let request: Request;
+      try {
+        request = toRequest(req, origin, controller.signal);
+      } catch (error) {
+        // A header value the Fetch API refuses: bad input, answered as such.
+        writeJson(res, 400, `Malformed request: ${error instanceof Error ? error.message : String(error)}`);
+        return true;
+      }
+      const response = await agent.handle(request);
       if (response === null) {
-        const body = JSON.stringify({ success: false, error: `No agent page at ${pathname}` });
-        res.writeHead(404, {
-          'content-type': 'application/json; charset=utf-8',
-          'content-length': Buffer.byteLength(body),
-        });
-        res.end(body);
+        writeJson(res, 404, `No agent page at ${pathname}`);
         return true;
       }
       await writeResponse(req, res, response, controller.signal);
@@ -114,4 +117,14 @@ export function createAgentHttpRoutes(engine: Engine, options: AgentServerOption
     },
     close: () => agent.close(),
   };
+}
+
+function writeJson(res: ServerResponse, status: number, error: string): void {
+  const body = JSON.stringify({ success: false, error });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...(status === 400 ? { connection: 'close' } : {}),
+  });
+  res.end(body);
 }
