@@ -20,6 +20,11 @@ import { type AllResults, renderResults, type Stamped } from './lib/report.ts';
 import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
 import { type AgentResult, agentSection, renderAgent } from './sections/agent.ts';
+import {
+  type AgentConformanceResult,
+  agentConformance,
+  renderAgentConformance,
+} from './sections/agent-conformance.ts';
 import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sections/agent-paging.ts';
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
@@ -39,6 +44,7 @@ const SECTIONS = [
   'package',
   'agent',
   'agent-paging',
+  'agent-conformance',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -180,6 +186,9 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         agentPaging({ actions: 10_000, engineActions: quick ? 32_000 : 40_000, log }),
       );
       break;
+    case 'agent-conformance':
+      await timed(section, () => agentConformance({ seeds: quick ? [1] : [1, 2, 3], runs: 10, log }));
+      break;
   }
 }
 
@@ -214,6 +223,16 @@ if (existsSync(agentPagingFile)) {
     renderAgentPaging(
       measured.result,
       `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`,
+    ),
+  );
+}
+const agentConformanceFile = join(outDir, 'agent-conformance.json');
+if (existsSync(agentConformanceFile)) {
+  const measured = JSON.parse(readFileSync(agentConformanceFile, 'utf8')) as Stamped<AgentConformanceResult>;
+  notes.push(
+    renderAgentConformance(
+      measured.result,
+      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; ${measured.machine.nproc} cores, load average ${measured.machine.load1} before._`,
     ),
   );
 }
