@@ -140,7 +140,8 @@ describe('runtime dependencies = what the compiled entry points import', () => {
       'typescript',
       'vitest',
       'specmatic',
-      '@modelcontextprotocol/client',
+      '@modelcontextprotocol/inspector-cli',
+      '@modelcontextprotocol/conformance',
     ]) {
       expect(manifest.dependencies, tool).not.toHaveProperty(tool);
       expect(manifest.devDependencies, tool).toHaveProperty(tool);
