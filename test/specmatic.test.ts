@@ -155,7 +155,7 @@ describe('Specmatic replays the contract examples against the default mock', () 
     for (const { operationId, name, status } of examplePairs()) {
       const op = contract.getOperation(operationId);
       const raw = contract.document.paths?.[op.pathTemplate]?.[op.method.toLowerCase() as 'get'];
-      const valueOf = (examples: unknown): unknown => {
+      const exampleValue = (examples: unknown): unknown => {
         const all = (examples ?? {}) as Record<string, { value?: unknown }>;
         return (all[name] ?? Object.values(all)[0])?.value;
       };
@@ -165,12 +165,12 @@ describe('Specmatic replays the contract examples against the default mock', () 
         if (!('in' in p) || !('examples' in p)) continue;
         const named = (p.examples ?? {}) as Record<string, { value?: unknown }>;
         if (p.in === 'path')
-          path = path.replace(`{${p.name}}`, encodeURIComponent(String(valueOf(p.examples))));
+          path = path.replace(`{${p.name}}`, encodeURIComponent(String(exampleValue(p.examples))));
         else if (p.in === 'query' && named[name] !== undefined) query.set(p.name, String(named[name].value));
       }
       const body =
         raw?.requestBody !== undefined && 'content' in raw.requestBody
-          ? valueOf(raw.requestBody.content['application/json']?.examples)
+          ? exampleValue(raw.requestBody.content['application/json']?.examples)
           : undefined;
       const key =
         op.requiredScope === null ? undefined : op.requiredScope === 'ingest' ? IMPORT_KEY : READ_WRITE_KEY;

@@ -69,6 +69,11 @@ export function nearMisses(id: string): string[] {
   return [...new Set(variants)].filter((v) => v !== id);
 }
 
+/** Does the text hold a character outside ASCII? */
+export function isNonAscii(text: string): boolean {
+  return [...text].some((ch) => (ch.codePointAt(0) ?? 0) > 0x7f);
+}
+
 /** How many hard shapes an id shows: the ids a live target has in these shapes are tried first. */
 export function hardness(id: string): number {
   const digits = /^\d+$/.test(id);
@@ -76,7 +81,7 @@ export function hardness(id: string): number {
     (digits && id.length >= 16 ? 1 : 0) +
     (/^0\d/.test(id) ? 1 : 0) +
     (/\s/.test(id) ? 1 : 0) +
-    (/[^\u0000-\u007f]/.test(id) ? 1 : 0) +
+    (isNonAscii(id) ? 1 : 0) +
     (id.normalize('NFC') !== id.normalize('NFD') ? 1 : 0)
   );
 }
