@@ -9,12 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIFT_CHECKS, runDrift } from '../src/drift/index.ts';
+import { applyEdits, type Edit } from './fixtures/drift/edits.ts';
 
-interface Edit {
-  readonly set?: string;
-  readonly remove?: string;
-  readonly value?: unknown;
-}
 interface Pair {
   readonly check: string;
   readonly edits: readonly Edit[];
@@ -28,25 +24,6 @@ interface Fixture {
 const fixture = JSON.parse(
   await readFile(new URL('./fixtures/drift/pairs.json', import.meta.url), 'utf8'),
 ) as Fixture;
-
-/** Applies JSON-pointer edits to a copy of `doc`. */
-function applyEdits(doc: unknown, edits: readonly Edit[]): unknown {
-  const copy = structuredClone(doc);
-  for (const edit of edits) {
-    const pointer = edit.set ?? edit.remove ?? '';
-    const keys = pointer
-      .split('/')
-      .slice(1)
-      .map((k) => k.replaceAll('~1', '/').replaceAll('~0', '~'));
-    const last = keys.pop() as string;
-    let node = copy as Record<string, unknown>;
-    for (const key of keys) node = node[key] as Record<string, unknown>;
-    if (edit.set !== undefined) node[last] = structuredClone(edit.value);
-    else if (Array.isArray(node)) node.splice(Number.parseInt(last, 10), 1);
-    else delete node[last];
-  }
-  return copy;
-}
 
 let server: Server;
 let baseUrl: string;

@@ -63,7 +63,7 @@ function pointerOf(path: readonly JsonKey[]): string {
   return `/${path.map((k) => String(k).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
 }
 
-/** `data[].status` from the schema-relative path. */
+/** `data[].status` from the schema-relative path; empty at the schema's root. */
 function schemaLocation(path: readonly JsonKey[]): string {
   let out = '';
   for (let i = 0; i < path.length; i += 1) {
@@ -74,7 +74,7 @@ function schemaLocation(path: readonly JsonKey[]): string {
     } else if (key === 'items' || key === 'prefixItems') out += '[]';
     else if (key === 'additionalProperties') out += `${out === '' ? '' : '.'}*`;
   }
-  return out === '' ? 'body' : out;
+  return out;
 }
 
 function typesOf(schema: unknown): Set<string> {
@@ -132,12 +132,16 @@ function classifySchema(
   const last = rel[rel.length - 1];
   const parent = rel[rel.length - 2];
   const request = direction === 'request';
-  const at = (n: number) => `${where}: ${schemaLocation(rel.slice(0, rel.length - n))}`;
+  const located = (path: readonly JsonKey[]): string => {
+    const inner = schemaLocation(path);
+    return inner === '' ? where : `${where}: ${inner}`;
+  };
+  const at = (n: number) => located(rel.slice(0, rel.length - n));
   const owner = (n: number) => diff.path.slice(0, diff.path.length - n);
 
   // A property added or removed.
   if (parent === 'properties' && typeof last === 'string' && diff.action !== 'replace') {
-    const location = `${where}: ${schemaLocation(rel)}`;
+    const location = located(rel);
     const requiredIn = (doc: unknown): boolean => {
       const schema = nodeAt(doc, owner(2));
       return isRecord(schema) && Array.isArray(schema['required']) && schema['required'].includes(last);
@@ -172,8 +176,8 @@ function classifySchema(
         const props = nodeAt(doc, [...schemaAt, 'properties']);
         return isRecord(props) && Object.hasOwn(props, name);
       });
-    const base = `${where}: ${schemaLocation(rel.slice(0, rel.length - (whole ? 1 : 2)))}`;
-    const prefix = base.endsWith(': body') ? `${where}: ` : `${base}.`;
+    const inner = schemaLocation(rel.slice(0, rel.length - (whole ? 1 : 2)));
+    const prefix = inner === '' ? `${where}: ` : `${where}: ${inner}.`;
     const findings: DriftFinding[] = [];
     for (const name of gained.filter((n) => inBoth(n) && !lost.includes(n)))
       findings.push(
