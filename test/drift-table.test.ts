@@ -56,6 +56,14 @@ describe('drift table', () => {
     expect(fixture.pairs.map((p) => p.check).sort()).toEqual(DRIFT_CHECKS.map((c) => c.id).sort());
   });
 
+  it('docs/drift.md lists every check with its level', async () => {
+    const docs = await readFile(new URL('../docs/drift.md', import.meta.url), 'utf8');
+    for (const c of DRIFT_CHECKS) {
+      const level = c.level === 'breaking' ? '**breaking**' : c.level;
+      expect(docs).toContain(`| \`${c.id}\` | ${level} |`);
+    }
+  });
+
   it('finds nothing between a document and itself', async () => {
     const outcome = await runDrift({ live: { file: baseFile }, base: { file: baseFile } });
     expect(outcome.ok && outcome.report.findings).toEqual([]);
