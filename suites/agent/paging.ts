@@ -9,6 +9,7 @@ import { violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
 import { literal, runScript } from '../../src/conformance/mcp/script.ts';
 import type { McpSession } from '../../src/conformance/mcp/session.ts';
+import { call } from '../laws/support.ts';
 import { catalog } from './catalog.ts';
 import { duplicate, filterOf, notIn, type Relative, relativeArb, SEARCH, walk } from './search.ts';
 import { Absent, agentExamples, agentProperty, requireTool, withSession } from './support.ts';
@@ -215,4 +216,73 @@ const cursorBound: Law = {
     }),
 };
 
-export const pagingLaws: readonly Law[] = [walkLaw, cursorBound];
+/** Records ingested through REST while a walk is under way: one newest, one inside the window. */
+async function ingestTwo(ctx: LawContext): Promise<void> {
+  const at = (msAgo: number) => new Date(ctx.now() - msAgo).toISOString();
+  const record = (label: string, createdAt: string) => ({
+    externalId: ctx.unique(label),
+    authorId: ctx.unique('author'),
+    authorName: 'cca-kit conformance',
+    body: 'a record ingested while an agent pages (conformance check)',
+    createdAt,
+    recordType: 'post',
+  });
+  const res = await call(ctx, 'ingestRecords', {
+    auth: 'ingest',
+    json: {
+      platform: 'CUSTOM_FORM',
+      serverId: ctx.unique('server'),
+      serverName: 'cca-kit conformance',
+      records: [record('newest', at(1000)), record('inside', at(3 * 86_400_000))],
+    },
+  });
+  if (res.status !== 202) throw new Absent(`ingestion answered ${res.status}; no records to add mid-walk`);
+  for (let i = 0; i < 5; i++) await ctx.poll();
+}
+
+const ingestMidWalk: Law = {
+  id: 'agent.paging.ingest-mid-walk',
+  group: GROUP,
+  title: 'records ingested while a walk is under way cause no duplicate and no skipped action',
+  ruleIds: ['AGENT-MCP-SEARCH-CURSOR-SAME-INPUT'],
+  needs: { keys: ['read', 'ingest'], writes: true },
+  run: (ctx) =>
+    agentExamples(ctx, async () => {
+      await searchReady(ctx);
+      return withSession(ctx, 'read', async (session) => {
+        const input = { dateRange: { relative: { unit: 'day', count: 30 } }, limit: 7 };
+        const before = await walk(session, { ...input, limit: MAX_LIMIT });
+        let ingested = false;
+        const w = await walk(session, input, {
+          pagesPerExecution: 1,
+          maxPages: 120,
+          between: async (n) => {
+            if (n === 1) {
+              await ingestTwo(ctx);
+              ingested = true;
+            }
+          },
+        });
+        if (!ingested) throw new Absent('the window has a single page: nothing to ingest between');
+        const dup = duplicate(w.ids);
+        if (dup !== undefined)
+          violate(
+            'AGENT-MCP-SEARCH-CURSOR-SAME-INPUT',
+            'duplicate-after-ingest',
+            `action ${dup} came twice in a walk during which records were ingested`,
+            input,
+          );
+        const skipped = before.ended && w.ended ? notIn(before.ids, w.ids) : undefined;
+        if (skipped !== undefined)
+          violate(
+            'AGENT-MCP-SEARCH-CURSOR-SAME-INPUT',
+            'skipped-after-ingest',
+            `action ${skipped}, matching before the ingestion, was skipped by a walk during which records were ingested`,
+            input,
+          );
+        return 2;
+      });
+    }),
+};
+
+export const pagingLaws: readonly Law[] = [walkLaw, cursorBound, ingestMidWalk];

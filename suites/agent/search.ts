@@ -81,6 +81,8 @@ export interface WalkOptions {
   readonly pagesPerExecution?: number;
   /** Total pages before the walk stops unfinished (default 200). */
   readonly maxPages?: number;
+  /** Runs between executions (after execution n, 1-based), e.g. to ingest records mid-walk. */
+  readonly between?: (execution: number) => Promise<void>;
 }
 
 /** Follows `nextCursor` from the first page to `null` (or the page bound), resuming across executions. */
@@ -152,6 +154,7 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
     cursor = (v['cursor'] as string | null) ?? null;
     if (acc.emptyPagesWithCursor > 2) break;
     if (!ended && cursor === null) break;
+    if (!ended) await options.between?.(executions);
   }
   return { ...acc, ended, executions };
 }

@@ -113,6 +113,17 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
     }),
   },
   {
+    id: 'offset-cursor',
+    description:
+      'cursors are offsets into a list computed afresh, not keysets: records ingested mid-walk shift pages',
+    expect: ['AGENT-MCP-SEARCH-CURSOR-SAME-INPUT'],
+    fault: () => ({
+      request: wrapCall(
+        `if (id !== 'query.search.actions') return __orig(id, input); const base = Object.assign({}, input || {}); const offset = base.cursor ? Number(String(base.cursor).slice(4)) : 0; delete base.cursor; const limit = base.limit || 20; const all = []; let c = null; do { const p = await __orig(id, Object.assign({}, base, { limit: 100 }, c ? { cursor: c } : {})); all.push(...p.items); c = p.nextCursor; } while (c !== null && all.length < offset + limit + 1); const items = all.slice(offset, offset + limit); return { items, nextCursor: all.length > offset + limit ? 'off:' + (offset + limit) : null };`,
+      ),
+    }),
+  },
+  {
     id: 'filter-ignored',
     description: 'the status and source filter is silently dropped',
     expect: [
