@@ -2,8 +2,12 @@
  * `/__mock/data`: export the state as a data file (GET), replace everything with a file (PUT), merge
  * a file into the running state (POST). A file with any problem is refused whole with 422 and every
  * problem by JSON pointer; the running state is then untouched.
+ *
+ * PUT and POST take bodies up to the data file cap (64 MiB), not the engine's `maxBodyBytes` (1 MiB by
+ * default): an export of the generated set is about 6 MB, and what GET saves must load back.
  */
 import { createDataAdmin, type DataLoadOutcome } from '../data-file/admin-ops.ts';
+import { MAX_DATA_FILE_BYTES } from '../data-file/validate.ts';
 import type { AdminHost } from './api.ts';
 import type { AdminContext, AdminResult, AdminRoute } from './route.ts';
 import { ok } from './route.ts';
@@ -39,6 +43,7 @@ export const dataAdminRoutes: readonly AdminRoute[] = [
   {
     method: 'PUT',
     path: '/__mock/data',
+    maxBodyBytes: MAX_DATA_FILE_BYTES,
     summary:
       'Replace everything with a data file and start over (clock back to its start); 422 lists problems',
     handle: (ctx) => answer(createDataAdmin(hostOf(ctx)).replaceData(ctx.body), 'replace', ctx),
@@ -46,6 +51,7 @@ export const dataAdminRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/__mock/data',
+    maxBodyBytes: MAX_DATA_FILE_BYTES,
     summary: 'Merge a data file into the running state (the file wins on an id clash); 422 lists problems',
     handle: (ctx) => answer(createDataAdmin(hostOf(ctx)).mergeData(ctx.body), 'merge', ctx),
   },

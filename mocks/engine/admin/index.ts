@@ -103,7 +103,8 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
     if (match === 'method-not-allowed')
       return errors.adminBadRequest(`method ${method} is not allowed on ${url.pathname}`, 405);
 
-    const read = await readJsonBody(request, `admin ${match.route.path}`, options.maxBodyBytes, false);
+    const maxBytes = match.route.maxBodyBytes ?? options.maxBodyBytes;
+    const read = await readJsonBody(request, `admin ${match.route.path}`, maxBytes, false);
     if (!read.ok) return read.error;
     try {
       return await match.route.handle({

@@ -25,6 +25,8 @@ export interface AdminRoute {
   /** A template under `/__mock/`, parameters in braces. */
   readonly path: string;
   readonly summary: string;
+  /** Largest accepted body in bytes (413 beyond); the engine's `maxBodyBytes` when absent. */
+  readonly maxBodyBytes?: number;
   /** Throw an `AdminError` for bad input or an unknown id. */
   handle(ctx: AdminContext): AdminResult | Promise<AdminResult>;
 }
