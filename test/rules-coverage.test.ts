@@ -14,7 +14,8 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(path);
-    return /\.test\.ts$/.test(name) || path.includes(`${join('suites', 'laws')}`) ? [path] : [];
+    // Test files anywhere, and every law file of the suites (REST laws in suites/laws, agent laws in suites/agent).
+    return /\.test\.ts$/.test(name) || (path.includes(`${ROOT}suites`) && name.endsWith('.ts')) ? [path] : [];
   });
 }
 

@@ -6,7 +6,7 @@
  *
  * Run: `npx tsx contract/src/rules-doc.ts`; `test/rules-audit.test.ts` fails when the file is stale.
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KEY_ENV, REQUIRED_KEY_ROLES } from '../../src/client/types.ts';
 import { type Rule, rules } from '../../src/contract/rules.ts';
@@ -14,7 +14,9 @@ import { allLaws } from '../../suites/laws/index.ts';
 import auditJson from '../audit.json' with { type: 'json' };
 
 export const RULES_DOC_PATH = fileURLToPath(new URL('../../docs/rules.md', import.meta.url));
-const LAWS_DIR = fileURLToPath(new URL('../../suites/laws/', import.meta.url));
+const SUITES_DIR = fileURLToPath(new URL('../../suites/', import.meta.url));
+/** Where law files live: the REST laws and the agent-interface laws. */
+const LAW_DIRS = ['laws', 'agent'];
 
 /** Everything below this line of docs/rules.md is generated. */
 export const MARKER =
@@ -58,16 +60,20 @@ function lawIdsIn(text: string): string[] {
 export function lawsByRule(): ReadonlyMap<string, readonly string[]> {
   const map = new Map<string, string[]>();
   for (const law of allLaws) for (const id of law.ruleIds) map.set(id, [...(map.get(id) ?? []), law.id]);
-  const files = readdirSync(LAWS_DIR)
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => ({ file: f, text: readFileSync(`${LAWS_DIR}${f}`, 'utf8') }));
+  const files = LAW_DIRS.flatMap((dir) =>
+    existsSync(`${SUITES_DIR}${dir}`)
+      ? readdirSync(`${SUITES_DIR}${dir}`)
+          .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+          .map((f) => ({ file: `${dir}/${f}`, text: readFileSync(`${SUITES_DIR}${dir}/${f}`, 'utf8') }))
+      : [],
+  );
   for (const rule of liveRules) {
     if (map.has(rule.id)) continue;
     const quoted = `'${rule.id}'`;
     const found = files.flatMap(({ file, text }) => {
       if (!text.includes(quoted)) return [];
       const defined = lawIdsIn(text).filter((id) => allLaws.some((l) => l.id === id));
-      return defined.length > 0 ? defined : [`every law's response check (suites/laws/${file})`];
+      return defined.length > 0 ? defined : [`every law's response check (suites/${file})`];
     });
     if (found.length > 0) map.set(rule.id, [...new Set(found)]);
   }
