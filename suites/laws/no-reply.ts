@@ -76,7 +76,8 @@ export const noReplyOperation: Law = {
 export const noReplyRoute: Law = {
   id: 'docs.no-reply-route',
   group: 'docs',
-  title: 'no route a client would try for sending a reply answers 2xx, even to a key that may write',
+  title:
+    'no route a client would try for sending a reply answers 2xx, to a key that may write, import or read',
   ruleIds: ['DOCS-NO-REPLY-ROUTE'],
   // A faulty deployment would send the reply: this only runs where writes are allowed.
   needs: { keys: ['write'], writes: true },
@@ -85,21 +86,25 @@ export const noReplyRoute: Law = {
       const actionId = ctx.client.hasKey('read') ? (await sampleActionIds(ctx))[0] : undefined;
       const id = encodeURIComponent(actionId ?? `${ctx.prefix}no-reply`);
       const text = `cca-kit conform ${ctx.runId}: a probe that must never reach a customer`;
+      // The write key first; the import key too (section 5: it "cannot ... send replies").
+      const roles = (['write', 'ingest', 'read'] as const).filter((role) => ctx.client.hasKey(role));
       let checks = 0;
       for (const template of REPLY_ROUTES) {
         const path = template.replace('{id}', id);
-        const res = await callPath(ctx, 'POST', path, {
-          auth: 'write',
-          json: { actionId: actionId ?? id, text, message: text, isPublicReply: false },
-        });
-        checks += 1;
-        if (res.kind === 'http' && res.status >= 200 && res.status < 300)
-          violate(
-            'DOCS-NO-REPLY-ROUTE',
-            `reply-route:${template}`,
-            `POST ${path} answered ${res.status}: the REST API must not send or post a reply`,
-            { path, status: res.status, body: res.raw.slice(0, 300) },
-          );
+        for (const auth of roles) {
+          const res = await callPath(ctx, 'POST', path, {
+            auth,
+            json: { actionId: actionId ?? id, text, message: text, isPublicReply: false },
+          });
+          checks += 1;
+          if (res.kind === 'http' && res.status >= 200 && res.status < 300)
+            violate(
+              'DOCS-NO-REPLY-ROUTE',
+              `reply-route:${template}`,
+              `POST ${path} with the ${auth} key answered ${res.status}: the REST API must not send or post a reply`,
+              { path, key: auth, status: res.status, body: res.raw.slice(0, 300) },
+            );
+        }
       }
       return checks;
     }),
