@@ -12,7 +12,8 @@ import { catalog } from './catalog.ts';
 import { Absent, agentProperty, brief, isObj, requireTool } from './support.ts';
 
 const GROUP = 'agent';
-const RULE = 'AGENT-MCP-SAVEDSEARCH-ORG-SCOPED';
+const RULE = 'AGENT-MCP-SAVEDSEARCH-STORE';
+const ORG_RULE = 'AGENT-MCP-SAVEDSEARCH-ORG-SCOPED';
 const OPS = ['create', 'get', 'update', 'list', 'delete'].map((op) => `config.savedSearch.${op}`);
 
 interface Model {
@@ -93,6 +94,13 @@ class Update implements Cmd {
     value(await op(r.mine, 'update', { id, name }), 'update');
     const was = m.searches.get(id);
     if (was !== undefined) m.searches.set(id, { ...was, name });
+    const got = value(await op(r.mine, 'get', { id }), 'get after update');
+    if (got['name'] !== name)
+      violate(
+        RULE,
+        'update-lost',
+        `after update of ${id} to name ${name}, get answers ${brief(got['name'])}`,
+      );
   }
   toString = () => `update(#${this.n})`;
 }
@@ -136,11 +144,11 @@ class OtherOrg implements Cmd {
     const listed = value(await op(r.other, 'list', {}), 'another organization list');
     const seen = listedIds(listed).find((id) => m.searches.has(id));
     if (seen !== undefined)
-      violate(RULE, 'other-org-lists', `another organization's key lists saved search ${seen}`);
+      violate(ORG_RULE, 'other-org-lists', `another organization's key lists saved search ${seen}`);
     for (const id of m.searches.keys()) {
       const got = await op(r.other, 'get', { id });
       if (got.kind === 'value')
-        violate(RULE, 'other-org-gets', `another organization's key gets saved search ${id}`);
+        violate(ORG_RULE, 'other-org-gets', `another organization's key gets saved search ${id}`);
     }
   }
   toString = () => 'otherOrganization()';
@@ -155,14 +163,29 @@ const commands = fc.commands(
     fc.nat(9).map((n) => new Delete(n)),
     fc.constant(new OtherOrg()),
   ],
-  { maxCommands: 10 },
+  { maxCommands: 10, size: 'medium' },
 );
+
+/**
+ * Each sequence starts with a create and ends with an update, a get, a list and another
+ * organization's look, so every run exercises every operation whatever the random middle holds.
+ */
+const sequences = fc
+  .tuple(fc.integer({ min: 1, max: 100 }), commands)
+  .map(([limit, middle]) => [
+    new Create(limit),
+    ...middle,
+    new Update(0),
+    new Get(0),
+    new List(),
+    new OtherOrg(),
+  ]);
 
 const savedSearches: Law = {
   id: 'agent.saved-searches.model',
   group: GROUP,
   title: 'create/get/update/list/delete sequences agree with a model; another organization never sees them',
-  ruleIds: [RULE],
+  ruleIds: [RULE, ORG_RULE],
   needs: { keys: ['readWrite'], writes: true },
   run: async (ctx) => {
     try {
@@ -181,7 +204,7 @@ const savedSearches: Law = {
     try {
       return await agentProperty(
         ctx,
-        commands,
+        sequences,
         async (cmds) => {
           const model: Model = { searches: new Map(), deleted: [] };
           try {
@@ -190,7 +213,7 @@ const savedSearches: Law = {
             for (const id of model.searches.keys()) await op(mine, 'delete', { id });
           }
         },
-        { runs: Math.min(ctx.runs, 8), format: String },
+        { runs: Math.min(ctx.runs, 5), format: (value) => (value as unknown[]).map(String).join(', ') },
       );
     } finally {
       await mine.close();

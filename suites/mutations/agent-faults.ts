@@ -317,6 +317,69 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
     }),
   },
   {
+    id: 'spec-without-effect',
+    description: 'spec() lists operations without their effect (read or write)',
+    expect: ['AGENT-MCP-SPEC-LISTS-CATALOG'],
+    fault: () => ({
+      request: prelude(
+        `{ const __spec = globalThis.spec; globalThis.spec = function (id) { const r = __spec(id); if (id === undefined && Array.isArray(r)) return r.map(function (e) { return { id: e.id, summary: e.summary }; }); return r; }; }`,
+      ),
+    }),
+  },
+  {
+    id: 'tags-name-ignored',
+    description: 'query.search.tags ignores name and answers every tag',
+    expect: ['AGENT-MCP-SEARCH-TAGS-BY-NAME'],
+    fault: () => ({
+      request: wrapCall(
+        `if (id === 'query.search.tags') return __orig(id, { name: '' }); return __orig(id, input);`,
+      ),
+    }),
+  },
+  {
+    id: 'window-ignored',
+    description: 'dateRange is ignored (always the default past seven days)',
+    expect: ['AGENT-MCP-SEARCH-DATERANGE-FORMS', 'AGENT-MCP-SEARCH-WINDOW-SUBSET'],
+    fault: () => ({
+      request: wrapCall(
+        `if (id === 'query.search.actions' && input && input.dateRange) { const c = Object.assign({}, input); delete c.dateRange; return __orig(id, c); } return __orig(id, input);`,
+      ),
+    }),
+  },
+  {
+    id: 'mcp-ids-differ-from-rest',
+    description: 'the agent interface shows action ids REST does not know (a prefix added)',
+    expect: ['AGENT-MCP-BOTH-INTERFACES-AGREE', 'AGENT-MCP-IDS-STRINGS-PRESERVED'],
+    fault: () => ({
+      request: wrapCall(
+        `const r = await __orig(id, input); if (id === 'query.search.actions') for (const it of r.items) it.actionId = 'mcp-' + it.actionId; return r;`,
+      ),
+    }),
+  },
+  {
+    id: 'saved-search-update-lost',
+    description: 'config.savedSearch.update answers success but changes nothing',
+    expect: ['AGENT-MCP-SAVEDSEARCH-STORE'],
+    fault: () => ({
+      request: wrapCall(
+        `if (id === 'config.savedSearch.update') return __orig('config.savedSearch.get', { id: input.id }); return __orig(id, input);`,
+      ),
+    }),
+  },
+  {
+    id: 'invalid-input-unnamed',
+    description: 'tool failures say only "bad request", naming no field',
+    expect: ['AGENT-MCP-INVALID-INPUT-NAMES-FIELD'],
+    fault: () => ({
+      response: (m) =>
+        isObj(m['result']) && m['result']['isError'] === true
+          ? { ...m, result: { isError: true, content: [{ type: 'text', text: 'bad request' }] } }
+          : isObj(m['error'])
+            ? { ...m, error: { code: m['error']['code'], message: 'bad request' } }
+            : m,
+    }),
+  },
+  {
     id: 'control-extra-fields',
     description:
       'CONTROL: unknown extra fields in every tool result and operation output (section 9 allows them)',
