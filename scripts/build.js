@@ -41,10 +41,12 @@ const validators = await validatorSchemasOfContract();
 writePrecompiledValidators(
   PRECOMPILED,
   generateValidatorModule(validators, () => true),
+  "export { loadAjv } from './ajv-load.js';",
 );
 writePrecompiledValidators(
   PRECOMPILED_BROWSER,
   generateValidatorModule(validators, browserNeeds(validators)),
+  ajvUnavailableLoader(),
 );
 writeFileSync(AJV_UNAVAILABLE, ajvUnavailableModule());
 
@@ -175,9 +177,10 @@ function declaredNames(ts, statement) {
 /**
  * Writes the module: ajv's `require(...)` of its runtime helpers becomes an import (the file is an ES
  * module; `.js` so that node resolves the path inside packages without an exports map), and a lookup
- * by validator key replaces the "none" of src/contract/precompiled.ts. Its .d.ts stays as tsc wrote it.
+ * by validator key replaces the "none" of src/contract/precompiled.ts. `loadAjv` is the module's other
+ * export (how a validator that is not precompiled gets ajv). Its .d.ts stays as tsc wrote it.
  */
-function writePrecompiledValidators(path, { code, exportsByKey }) {
+function writePrecompiledValidators(path, { code, exportsByKey }, loadAjv) {
   const imports = new Map();
   const body = code
     .replace(/^"use strict";/, '')
@@ -194,6 +197,7 @@ function writePrecompiledValidators(path, { code, exportsByKey }) {
     body,
     `const validators = new Map([\n${lookup}\n]);`,
     'export const precompiledValidators = (key) => validators.get(key);',
+    loadAjv,
     '',
   ].join('\n');
   // Written beside and renamed, so that a CLI starting meanwhile never reads half a module.
@@ -207,7 +211,20 @@ function writePrecompiledValidators(path, { code, exportsByKey }) {
 }
 
 /**
- * ajv and ajv-formats in a browser bundle: every validator the browser path needs is compiled ahead of
+ * `loadAjv` in a browser bundle: the node one (src/contract/ajv-load.ts) requires ajv through
+ * `node:module`, which a browser has not; every validator the browser path needs is precompiled.
+ */
+function ajvUnavailableLoader() {
+  return `export const loadAjv = () => {
+  throw new Error(
+    'cca-kit in a browser validates with validators compiled ahead of time; this one is not among them ' +
+      '(response validators run only with selfCheck). Use selfCheck in node, or bundle cca-kit for node.',
+  );
+};`;
+}
+
+/**
+ * ajv and ajv-formats in a browser bundle (for a module that still imports them): every validator the browser path needs is compiled ahead of
  * time, so compiling one at run time (which would also need `unsafe-eval`) is a usage error, reported
  * with what to do instead.
  */

@@ -203,7 +203,12 @@ export function loadAgentContract(files: Readonly<Record<string, unknown>> = AGE
     paths: {},
     'x-agent-files': files,
   } as OpenAPIV3_1.Document;
-  const ajv = createAjv(pseudoDocument);
+  // Created at the first validator, not here: loading the contract (every mock start) then needs no ajv.
+  let ajvInstance: ReturnType<typeof createAjv> | undefined;
+  const ajv = () => {
+    ajvInstance ??= createAjv(pseudoDocument);
+    return ajvInstance;
+  };
   const compiled = new Map<string, AgentValidator | undefined>();
 
   function schemaAt(file: string, pointer: string): AgentJsonSchema | undefined {
@@ -217,7 +222,7 @@ export function loadAgentContract(files: Readonly<Record<string, unknown>> = AGE
     const schema = schemaAt(file, pointer);
     let made: AgentValidator | undefined;
     if (schema !== undefined) {
-      const validate: ValidateFunction = ajv.compile(schema);
+      const validate: ValidateFunction = ajv().compile(schema);
       made = {
         schema,
         check(value: unknown): Validation {

@@ -5,6 +5,16 @@
  * every validator as plain code, so the published entry points never evaluate generated code (a page
  * whose Content-Security-Policy forbids `unsafe-eval` can use them) and skip ajv's compilation.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import type { AjvModules } from './ajv-load.ts';
 import type { PrecompiledValidators } from './validators.ts';
 
 export const precompiledValidators: PrecompiledValidators | undefined = undefined;
+
+/**
+ * How a validator that is not precompiled gets ajv. From source, imported with this module (every
+ * validator compiles at run time anyway, and a browser bundle of the source keeps working). The build's
+ * replacement loads it at first use instead (./ajv-load.ts), or, in its browser variant, throws naming why.
+ */
+export const loadAjv = (): AjvModules => ({ Ajv2020, addFormats: formatsModule.default });

@@ -1,15 +1,15 @@
 /**
  * What each validator of a contract checks: the JSON Schema it compiles, derived from the document
  * and named by a key, and the one ajv configuration they all compile in. The validators
- * (./validators.ts) compile these at first use; the CLI's bundle compiles them ahead of time
- * (./precompile.ts). Both go through this module, so both check the same thing.
+ * (./validators.ts) compile these at first use; the package build compiles them ahead of time
+ * (scripts/build.js). Both go through this module, so both check the same thing. ajv itself is loaded
+ * only when `createAjv` first runs (./ajv-load.ts): a start-up that finds every validator precompiled
+ * never loads it.
  */
-import { Ajv2020, type CodeOptions, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
+import type { Ajv2020, CodeOptions, ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { type JsonSchema, type Operation, type OperationParameter, resolveLocalRef } from './operations.ts';
-
-const addFormats = formatsModule.default;
+import { loadAjv } from './precompiled.ts';
 
 /** The `$id` prefix under which every component schema is registered once. */
 export const SCHEMA_ID_PREFIX = 'https://cca-kit.invalid/components/schemas/';
@@ -77,6 +77,7 @@ export function createAjv(doc: OpenAPIV3_1.Document, code?: CodeOptions): Ajv202
   // `validateSchema: false`: ajv would otherwise compile the meta-schema and check each registered
   // schema against it here, ~40 ms of every mock's start-up. Strict mode still rejects unknown keywords
   // and malformed keyword values when a validator compiles; `compileAll` runs the meta-schema check.
+  const { Ajv2020, addFormats } = loadAjv();
   const ajv = new Ajv2020({
     strict: true,
     allErrors: true,

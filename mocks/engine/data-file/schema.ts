@@ -2,8 +2,10 @@
  * The data file's JSON Schema (contract/data.schema.json), compiled once on first use, and the
  * translation of ajv's errors into problems located by JSON pointer.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schema from '../../../contract/data.schema.json' with { type: 'json' };
+// ajv is loaded at the first data file, not with the engine (see src/contract/ajv-load.ts).
+import { loadAjv } from '../../../src/contract/precompiled.ts';
 import { shapeProblems } from './shape.ts';
 import type { DataProblem } from './types.ts';
 
@@ -16,6 +18,7 @@ let compiled: ValidateFunction | null | undefined;
 function validator(): ValidateFunction | null {
   if (compiled !== undefined) return compiled;
   try {
+    const { Ajv2020 } = loadAjv();
     compiled = new Ajv2020({
       strict: true,
       strictRequired: false,
