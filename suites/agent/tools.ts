@@ -71,6 +71,9 @@ const listed: Law = {
               'input-not-object',
               `${tool.name} input schema is not an object: ${brief(schema)}`,
             );
+          const shape = inputShapeProblem(tool);
+          if (shape !== undefined)
+            violate('AGENT-MCP-TOOL-INPUT-SHAPES', `shape-${tool.name}`, `${tool.name}: ${shape}`, schema);
           checks += 1;
         }
         const names = tools.map((t) => t.name);
