@@ -41,4 +41,9 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'compare the live OpenAPI document with the contract: breaking or additive changes',
     load: async () => (await import('./drift-command.ts')).driftCommand,
   },
+  diff: {
+    name: 'diff',
+    summary: 'differential run: the same seeded requests to the mock and to live, structure compared',
+    load: async () => (await import('./diff-command.ts')).diffCommand,
+  },
 };

@@ -1,0 +1,148 @@
+/**
+ * `cca-kit diff`: the same seeded read requests to the mock and to live, compared by structure
+ * (docs/drift.md, "Differential runs").
+ *
+ * @example
+ * // CCA_READ_KEY=... npx cca-kit diff --base-url https://cca.example.com --baseline diff-baseline.json
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { startMockServer } from '../../mocks/http/server.ts';
+import {
+  buildDiffReport,
+  readBaseline,
+  renderBaseline,
+  renderDiffConsole,
+  renderDiffJson,
+  renderDiffJunit,
+} from '../diff/report.ts';
+import { runDiff } from '../diff/run.ts';
+import { type CliIo, type Command, UsageError } from './io.ts';
+
+const USAGE = `Usage: cca-kit diff --base-url <live url> [options]
+
+Sends the same seeded read requests (every GET operation of the contract, bare and with a seeded
+choice of its query parameters) to the mock and to live, twice to live, and compares structure, not
+values: status, content type, keys present, types, nullability, array emptiness. Each body is also
+checked against the contract. What varies between the two live answers is not a difference.
+
+Options:
+  --base-url <url>        the live deployment; its key comes from CCA_READ_KEY (a Reporting key)
+  --mock <url>            a running mock (key from CCA_MOCK_READ_KEY, else a Reporting key read from
+                          its /__mock/keys); default: a mock started in process with --seed
+  --seed <n>              seed of the requests and of the in-process mock (default 1)
+  --ignore <path>         a JSON path ignored with everything under it, e.g. '$.data[].customFields'
+                          ('*' matches one key); repeatable
+  --baseline <file>       known differences ({"known": [keys]}): they are reported, they do not fail
+  --write-baseline <file> write every difference found as a baseline
+  --json <file>           write the JSON report
+  --junit <file>          write a JUnit XML report (one testcase per operation with a difference)
+  --timeout-ms <n>        time allowed per request (default 15000)
+  -h, --help              show this help
+
+Writes (--allow-writes) are not implemented yet: diff sends only GET requests.
+
+Exit codes: 0 no difference outside the baseline; 1 a new difference; 2 usage error, or one side
+refused every request (401/403), so nothing was compared.`;
+
+const INTEGER = /^(?:0|[1-9]\d{0,8})$/;
+
+/** An active Reporting key of a cca-kit mock, read from its admin API (open unless it has a token). */
+async function mockReadKey(mockUrl: string): Promise<string | undefined> {
+  try {
+    const response = await fetch(new URL('/__mock/keys', mockUrl), { signal: AbortSignal.timeout(5000) });
+    const body = (await response.json()) as {
+      keys?: { key?: unknown; profile?: unknown; status?: unknown }[];
+    };
+    const found = body.keys?.find((k) => k.profile === 'reporting' && k.status === 'active')?.key;
+    return typeof found === 'string' ? found : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export const diffCommand: Command = {
+  name: 'diff',
+  summary: 'differential run: the same seeded requests to the mock and to live, structure compared',
+  usage: USAGE,
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const { values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        'base-url': { type: 'string' },
+        mock: { type: 'string' },
+        seed: { type: 'string' },
+        ignore: { type: 'string', multiple: true },
+        baseline: { type: 'string' },
+        'write-baseline': { type: 'string' },
+        json: { type: 'string' },
+        junit: { type: 'string' },
+        'timeout-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (values.help) {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    const liveUrl = values['base-url'];
+    if (liveUrl === undefined) throw new UsageError('--base-url is required');
+    for (const [name, url] of [
+      ['--base-url', liveUrl],
+      ['--mock', values.mock],
+    ] as const) {
+      if (url !== undefined && !URL.canParse(url))
+        throw new UsageError(`${name} is not a URL: ${JSON.stringify(url)}`);
+    }
+    const seedText = values.seed ?? '1';
+    if (!INTEGER.test(seedText))
+      throw new UsageError(`--seed must be a non-negative integer (got ${JSON.stringify(seedText)})`);
+    const timeoutText = values['timeout-ms'] ?? '15000';
+    if (!INTEGER.test(timeoutText) || timeoutText === '0')
+      throw new UsageError(`--timeout-ms must be a positive integer (got ${JSON.stringify(timeoutText)})`);
+    const seed = Number.parseInt(seedText, 10);
+    const liveKey = process.env['CCA_READ_KEY'];
+    let baseline = new Set<string>();
+    try {
+      if (values.baseline !== undefined) baseline = await readBaseline(values.baseline);
+    } catch (cause) {
+      throw new UsageError((cause as Error).message);
+    }
+    const started = values.mock === undefined ? await startMockServer({ seed, agent: false }) : undefined;
+    const mockUrl = values.mock ?? started?.url ?? '';
+    const mockKey = process.env['CCA_MOCK_READ_KEY'] ?? (await mockReadKey(mockUrl));
+    try {
+      const run = await runDiff({
+        mock: { baseUrl: mockUrl, key: mockKey },
+        live: { baseUrl: liveUrl, key: liveKey },
+        seed,
+        ignore: values.ignore ?? [],
+        timeoutMs: Number.parseInt(timeoutText, 10),
+      });
+      const report = buildDiffReport(
+        run,
+        started === undefined ? mockUrl : `in-process mock (seed ${seed})`,
+        liveUrl,
+        baseline,
+      );
+      const secrets = [liveKey, mockKey].filter((k): k is string => k !== undefined && k !== '');
+      io.stdout(renderDiffConsole(report));
+      for (const side of ['mock', 'live'] as const) {
+        if (run.requests > 0 && run.refused[side] === run.requests) {
+          const hint = side === 'live' ? 'set CCA_READ_KEY to a Reporting key' : 'set CCA_MOCK_READ_KEY';
+          io.stderr(`cca-kit diff: ${side} refused every request (401/403): nothing was compared; ${hint}\n`);
+          return 2;
+        }
+      }
+      if (values.json !== undefined) await writeFile(values.json, renderDiffJson(report, secrets));
+      if (values.junit !== undefined) await writeFile(values.junit, renderDiffJunit(report, secrets));
+      if (values['write-baseline'] !== undefined)
+        await writeFile(values['write-baseline'], renderBaseline(report));
+      return report.exitCode;
+    } finally {
+      await started?.close();
+    }
+  },
+};
