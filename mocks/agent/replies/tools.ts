@@ -136,6 +136,15 @@ async function review(ctx: AgentContext, args: Record<string, unknown>): Promise
       moveTo(request, 'awaiting_approval', ctx.engine.clock.now(), 'agent');
     }
   }
+  if (request.state === 'awaiting_approval' && request.approvalToken === null) {
+    // Loaded from a data file (loading is synchronous, Web Crypto is not): the link is issued now.
+    const serial = ++replies.tokensIssued;
+    const token = await approvalToken(replies.signer, serial, request.organizationId, request.requestId);
+    if (request.approvalToken === null) {
+      request.approvalToken = token;
+      replies.byToken.set(token, request);
+    }
+  }
   if (request.state !== 'awaiting_approval' || request.approvalToken === null) {
     return fail(
       conflict(

@@ -1,11 +1,11 @@
 /**
  * Applies a checked data file to the engine state: organizations and their catalogs, keys, actions,
- * moderation cases and ingestion batches. Only ever called with a file `checkDataFile` accepted
+ * moderation cases, ingestion batches and reply requests. Only ever called with a file `checkDataFile` accepted
  * against the same state, so every reference resolves.
  */
 import { createKey, KEY_PROFILES } from '../auth/index.ts';
 import { rowChanged } from '../data/answer-cache.ts';
-import { orgData, upsertIngestedAction } from '../data/index.ts';
+import { findRow, orgData, upsertIngestedAction } from '../data/index.ts';
 import { ingestBatch, readBatch, takeDueThreads, threadToAction } from '../ingestion/index.ts';
 import { canonicalJson, contentFingerprint, decide } from '../moderation/index.ts';
 import { issueId, organizationSlot } from '../moderation/state.ts';
@@ -15,6 +15,7 @@ import type { ApiKeyRecord } from '../types.ts';
 import { loadAction } from './actions.ts';
 import { mergeCatalog } from './catalog.ts';
 import type { ExistingState } from './references.ts';
+import { loadReplyRequests } from './replies.ts';
 import { timestampOrThrow } from './time.ts';
 import type { DataFile, DataFileKey, DataFileModerationCase } from './types.ts';
 
@@ -32,6 +33,15 @@ export function existingStateOf(state: EngineState): ExistingState {
     keys,
     caseIds: new Set(state.moderation.byCaseId.keys()),
     externalIds,
+    replyIds: new Set(
+      [...state.replies.byOrganization].flatMap(([org, requests]) =>
+        [...requests.keys()].map((requestId) => JSON.stringify([org, requestId])),
+      ),
+    ),
+    hasAction: (organizationId, actionId) => {
+      const org = state.data.orgs.get(organizationId);
+      return org !== undefined && findRow(org, actionId) >= 0;
+    },
   };
 }
 
@@ -58,6 +68,7 @@ export function applyDataFile(state: EngineState, file: DataFile, anchor: number
   for (const { action } of actions) loadAction(state.data, action, anchor);
   for (const entry of file.moderationCases ?? []) loadCase(state, entry, anchor);
   loadBatches(state, file);
+  loadReplyRequests(state, file, anchor);
   giveKeysToKeyless(state, file, anchor);
 }
 

@@ -10,6 +10,7 @@ import { actionDetail, actionSummary } from '../data/view.ts';
 import { ingestedActionId, threadIdOf } from '../ingestion/index.ts';
 import { statusOf } from '../moderation/status.ts';
 import type { EngineState } from '../state.ts';
+import { deliveredReplyMessages, exportReplyRequests } from './replies.ts';
 import type {
   DataFile,
   DataFileAction,
@@ -34,6 +35,7 @@ type Defined<T> = Exclude<T, undefined>;
 export function exportDataFile(state: EngineState): DataFile {
   const now = state.data.clock.now();
   const fromIngestion = ingestionActionIds(state);
+  const replyMessages = deliveredReplyMessages(state);
   const organizations: DataFileOrganization[] = [];
   const actions: DataFileAction[] = [];
   for (const [id, org] of state.data.orgs) {
@@ -41,7 +43,8 @@ export function exportDataFile(state: EngineState): DataFile {
     for (let position = 0; position < org.byCreated.size; position++) {
       const row = org.byCreated.rowAt(position);
       const action = actionOf(org, row);
-      if (!fromIngestion.has(JSON.stringify([id, action.actionId]))) actions.push(action);
+      if (!fromIngestion.has(JSON.stringify([id, action.actionId])))
+        actions.push(withoutReplies(action, replyMessages));
     }
   }
   const keys: DataFileKey[] = [...state.keys.byKey.values()].map((k) => ({
@@ -59,6 +62,19 @@ export function exportDataFile(state: EngineState): DataFile {
     actions,
     moderationCases: moderationCasesOf(state),
     ingestionBatches: ingestionBatchesOf(state),
+    replyRequests: exportReplyRequests(state),
+  };
+}
+
+/** The action without the messages delivered reply requests carry (loading delivers them again). */
+function withoutReplies(action: DataFileAction, replyMessages: ReadonlySet<string>): DataFileAction {
+  if (replyMessages.size === 0) return action;
+  const keep = (m: DataFileMessage): boolean =>
+    !replyMessages.has(JSON.stringify([action.organizationId, action.actionId, m.id]));
+  return {
+    ...action,
+    ...(action.messages === undefined ? {} : { messages: action.messages.filter(keep) }),
+    ...(action.conversation === undefined ? {} : { conversation: action.conversation.filter(keep) }),
   };
 }
 

@@ -6,6 +6,7 @@
 import type { OrgCatalog } from '../../../fixtures/generate/types.ts';
 import { type SchemaName, validateSchema } from '../../../src/contract/index.ts';
 import { typeError } from '../data/custom-fields.ts';
+import { ingestedActionId } from '../ingestion/to-action.ts';
 import { mergeCatalog } from './catalog.ts';
 import { resolveTimestamp } from './time.ts';
 import type { DataFile, DataFileAction, DataFileMessage, DataProblem } from './types.ts';
@@ -18,6 +19,10 @@ export interface ExistingState {
   readonly caseIds: ReadonlySet<string>;
   /** `JSON.stringify([organizationId, externalId])` of existing moderation cases. */
   readonly externalIds: ReadonlySet<string>;
+  /** `JSON.stringify([organizationId, requestId])` of existing reply requests. */
+  readonly replyIds?: ReadonlySet<string>;
+  /** Whether the state has this action (a reply request may answer one the file does not list). */
+  readonly hasAction?: (organizationId: string, actionId: string) => boolean;
 }
 
 export const NOTHING_EXISTS: ExistingState = {
@@ -158,8 +163,67 @@ export function referenceProblems(file: DataFile, existing: ExistingState, ancho
     const { organizationId: _org, ...body } = batch;
     problems.push(...componentProblems('IngestionBatch', body, at));
   });
+  // Actions the file's ingestion batches build (INSIGHTS threads) may be answered too.
+  for (const batch of file.ingestionBatches ?? []) {
+    if (batch.processingLevel === 'STATS_ONLY') continue;
+    for (const record of batch.records) {
+      const thread = record['threadExternalId'] ?? record['externalId'];
+      if (typeof thread !== 'string') continue;
+      const id = ingestedActionId({
+        platform: batch.platform,
+        serverId: batch.serverId,
+        threadExternalId: thread,
+      });
+      actionIds.add(JSON.stringify([batch.organizationId, id]));
+    }
+  }
+  replyProblems(file, existing, actionIds, anchor, orgRef, time, problem);
   return problems;
 }
+
+/** Reply requests: their organization, an action to answer, unique ids, times in order. */
+function replyProblems(
+  file: DataFile,
+  existing: ExistingState,
+  actionIds: ReadonlySet<string>,
+  anchor: number,
+  orgRef: (pointer: string, id: string) => OrgCatalog | undefined,
+  time: (pointer: string, value: string | null | undefined) => void,
+  problem: (pointer: string, message: string) => void,
+): void {
+  const seen = new Set<string>();
+  (file.replyRequests ?? []).forEach((reply, i) => {
+    const at = `/replyRequests/${i}`;
+    const catalog = orgRef(`${at}/organizationId`, reply.organizationId);
+    const id = JSON.stringify([reply.organizationId, reply.requestId]);
+    if (seen.has(id) || existing.replyIds?.has(id) === true)
+      problem(
+        `${at}/requestId`,
+        `reply request ${JSON.stringify(reply.requestId)} exists already in its organization`,
+      );
+    seen.add(id);
+    const action = JSON.stringify([reply.organizationId, reply.actionId]);
+    if (
+      catalog !== undefined &&
+      !actionIds.has(action) &&
+      existing.hasAction?.(reply.organizationId, reply.actionId) !== true
+    )
+      problem(
+        `${at}/actionId`,
+        `no action ${JSON.stringify(reply.actionId)} in organization ${JSON.stringify(reply.organizationId)}`,
+      );
+    time(`${at}/createdAt`, reply.createdAt);
+    time(`${at}/updatedAt`, reply.updatedAt);
+    const created = resolveTimestamp(reply.createdAt ?? 'now', anchor);
+    const updated = reply.updatedAt === undefined ? created : resolveTimestamp(reply.updatedAt, anchor);
+    if (created !== null && updated !== null && updated < created)
+      problem(`${at}/updatedAt`, 'is before createdAt');
+    if (reply.plannedOutcome !== undefined && TERMINAL_REPLY_STATES.has(reply.state))
+      problem(`${at}/plannedOutcome`, `a ${reply.state} request is settled: it has no planned outcome`);
+  });
+}
+
+const TERMINAL_REPLY_STATES: ReadonlySet<string> = new Set(['rejected', 'delivered', 'failed', 'unknown']);
 
 function messageProblems(
   messages: readonly DataFileMessage[] | undefined,

@@ -71,5 +71,8 @@ export function shapeProblems(value: unknown): DataProblem[] {
     if (!isObj(c['submission'])) problems.push({ pointer: `${at}/submission`, message: 'must be an object' });
   });
   list(value, 'ingestionBatches', (b, at) => need(b, at, ['organizationId']));
+  list(value, 'replyRequests', (r, at) =>
+    need(r, at, ['organizationId', 'requestId', 'actionId', 'text', 'state']),
+  );
   return problems;
 }

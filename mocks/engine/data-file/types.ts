@@ -138,6 +138,44 @@ export type DataFileModerationCase = {
   | { readonly analysisStatus: 'failed'; readonly failureCode: string }
 );
 
+/**
+ * A reply request of the agent interface (spec 4.18, `mocks/agent/replies/`) in any state. The moves
+ * that lead to `state` are recorded in its history: every one at `createdAt` but the last, at
+ * `updatedAt`. A `delivered` request adds its text as an AGENT message of the action at `updatedAt`,
+ * exactly as a live delivery does. A `queued` or `delivering` one moves on with the clock from
+ * `updatedAt` (queue review 1 s, delivery 2 s of engine time). An `awaiting_approval` one gets its
+ * confirmation link when review_reply is called for it (tokens are issued asynchronously).
+ */
+export interface DataFileReplyRequest {
+  readonly organizationId: string;
+  /** A UUID (as prepare_reply takes it), unique in its organization. */
+  readonly requestId: string;
+  /** An action of the organization (in this file or the state it is merged into). */
+  readonly actionId: string;
+  readonly text: string;
+  readonly state:
+    | 'draft'
+    | 'awaiting_approval'
+    | 'rejected'
+    | 'queued'
+    | 'delivering'
+    | 'delivered'
+    | 'failed'
+    | 'unknown';
+  /** As given to prepare_reply: null (default) posts to the action's own account. */
+  readonly serverId?: string | null;
+  /** As given to prepare_reply: null (default) replies as public as the action is. */
+  readonly isPublicReply?: boolean | null;
+  /** The name of the key that prepared it; the delivered message's author. Default `data file`. */
+  readonly preparedBy?: string;
+  /** Default `now`. */
+  readonly createdAt?: Timestamp;
+  /** The time of the last move; default `createdAt`. */
+  readonly updatedAt?: Timestamp;
+  /** What a request not yet settled ends its delivery with. Default `delivered`. */
+  readonly plannedOutcome?: 'delivered' | 'failed' | 'unknown';
+}
+
 /** A batch of the ingestion endpoint (spec 4.17) with the organization it was sent for. */
 export interface DataFileIngestionBatch {
   readonly organizationId: string;
@@ -159,6 +197,7 @@ export interface DataFile {
   readonly actions?: readonly DataFileAction[];
   readonly moderationCases?: readonly DataFileModerationCase[];
   readonly ingestionBatches?: readonly DataFileIngestionBatch[];
+  readonly replyRequests?: readonly DataFileReplyRequest[];
   /** Free-form notes, e.g. what an import could not derive. Never read by the mock. */
   readonly notes?: readonly string[];
 }
