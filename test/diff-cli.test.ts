@@ -19,18 +19,20 @@ let mockB: MockServer;
 let proxy: Server;
 let proxyUrl: string;
 let dir: string;
-let answers = 0;
+/** Answers per URL: live gets each request twice, and the first answer differs from the second. */
+const answers = new Map<string, number>();
 
 /** Rewrites mock B's answers: the known differences of the test. */
 function rewrite(path: string, status: number, body: Json): { status: number; body: Json } {
-  answers += 1;
+  const nth = (answers.get(path) ?? 0) + 1;
+  answers.set(path, nth);
   const data = Array.isArray(body['data']) ? (body['data'] as Json[]) : [];
   if (path.startsWith('/v0/queues')) return { status: 404, body: { success: false, error: 'Not found' } };
   if (path.startsWith('/v0/action/list')) {
     for (const item of data) {
       item['priority'] = 'high'; // an extra response field
       item['actionTitle'] = null; // a nullable field the contract says is a string
-      if (answers % 2 === 0) item['flaky'] = true; // varies by itself between two live answers
+      if (nth % 2 === 1) item['flaky'] = true; // varies by itself between two live answers
     }
   }
   if (/^\/v0\/action\/[^/?]+(\?|$)/.test(path)) {
