@@ -117,6 +117,22 @@ describe('data files: reply requests', () => {
     expect(engine.selfCheckFailures).toEqual([]);
   });
 
+  it('scenario().replyRequest() answers the last action with defaults; the builder states only what matters', async () => {
+    const data = scenario()
+      .organization(ORG)
+      .key({ key: KEY, profile: 'reporting' })
+      .action({ actionId: QUIET, messages: [userSays('Anyone there?', '-1d')] })
+      .replyRequest({ state: 'delivered', text: 'Here now', updatedAt: '-1h' })
+      .replyRequest({ state: 'draft' })
+      .build();
+    expect(checkDataFile(data, NOTHING_EXISTS, START).ok).toBe(true);
+    const engine = engineOf(data);
+    const detail = await get(engine, `/v0/action/${QUIET}`, KEY);
+    expect(agentMessages(detail.body).map((m) => at(m, 'message'))).toEqual(['Here now']);
+    expect(data.replyRequests?.map((r) => r.actionId)).toEqual([QUIET, QUIET]);
+    expect(() => scenario().organization(ORG).replyRequest({ state: 'draft' })).toThrow(/needs an actionId/);
+  });
+
   it('a loaded request awaiting approval gets its confirmation link at review_reply; approved, it is delivered', async () => {
     const engine = engineOf(file([reply('req-a', 'awaiting_approval')]));
     const review = await tool(engine, 'review_reply', { requestId: id('req-a') });

@@ -26,6 +26,7 @@ import type {
   DataFileModerationCase,
   DataFileOrganization,
   DataFileQueue,
+  DataFileReplyRequest,
   DataFileTag,
   Timestamp,
 } from './types.ts';
@@ -105,11 +106,15 @@ const DEFAULT_DECISION = {
   failureMessage: null,
 };
 
+/** A reply request: everything but `state` has a default (the last action of the organization, a fresh UUID). */
+export type ReplyRequestDraft = Partial<DataFileReplyRequest> & Pick<DataFileReplyRequest, 'state'>;
+
 export class ScenarioBuilder {
   readonly #orgs: OrgDraft[] = [];
   readonly #keys: DataFileKey[] = [];
   readonly #actions: DataFileAction[] = [];
   readonly #cases: DataFileModerationCase[] = [];
+  readonly #replies: DataFileReplyRequest[] = [];
   #counter = 0;
 
   #current(what: string): OrgDraft {
@@ -251,6 +256,33 @@ export class ScenarioBuilder {
     return this;
   }
 
+  /**
+   * A reply request of the agent interface in any state, to the last action of the current
+   * organization unless `actionId` is given (docs/data-format.md, "Reply requests").
+   *
+   * @example
+   * scenario().organization('org_a').action({ actionId: 'a1' }).replyRequest({ state: 'delivered', text: 'Fixed' })
+   */
+  replyRequest(draft: ReplyRequestDraft): this {
+    const org = this.#current('replyRequest');
+    const n = this.#next();
+    const organizationId = draft.organizationId ?? org.id;
+    const actionId =
+      draft.actionId ?? this.#actions.findLast((a) => a.organizationId === organizationId)?.actionId;
+    if (actionId === undefined)
+      throw new Error(
+        'scenario(): .replyRequest() needs an actionId or an .action() of the organization before it',
+      );
+    this.#replies.push({
+      ...draft,
+      organizationId,
+      requestId: draft.requestId ?? `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+      actionId,
+      text: draft.text ?? `Reply ${n}`,
+    });
+    return this;
+  }
+
   /** The data file (a fresh copy each call). */
   build(): DataFile {
     return structuredClone({
@@ -259,6 +291,7 @@ export class ScenarioBuilder {
       keys: this.#keys,
       actions: this.#actions,
       moderationCases: this.#cases,
+      ...(this.#replies.length === 0 ? {} : { replyRequests: this.#replies }),
     });
   }
 }

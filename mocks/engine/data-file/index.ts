@@ -14,6 +14,7 @@ export {
   agentSays,
   type MessageDraft,
   type ModerationCaseDraft,
+  type ReplyRequestDraft,
   ScenarioBuilder,
   scenario,
   userSays,

@@ -214,7 +214,7 @@ function replyProblems(
       );
     time(`${at}/createdAt`, reply.createdAt);
     time(`${at}/updatedAt`, reply.updatedAt);
-    const created = resolveTimestamp(reply.createdAt ?? 'now', anchor);
+    const created = resolveTimestamp(reply.createdAt ?? reply.updatedAt ?? 'now', anchor);
     const updated = reply.updatedAt === undefined ? created : resolveTimestamp(reply.updatedAt, anchor);
     if (created !== null && updated !== null && updated < created)
       problem(`${at}/updatedAt`, 'is before createdAt');

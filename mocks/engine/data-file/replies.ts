@@ -64,7 +64,7 @@ const messageIdOf = (requestId: string): string => `reply-${requestId}`;
 /** Loads the file's reply requests (after its actions); delivered ones in the order they were delivered. */
 export function loadReplyRequests(state: EngineState, file: DataFile, anchor: number): void {
   const loaded = (file.replyRequests ?? []).map((entry) => {
-    const createdAt = timestampOrThrow(entry.createdAt ?? 'now', anchor);
+    const createdAt = timestampOrThrow(entry.createdAt ?? entry.updatedAt ?? 'now', anchor);
     const updatedAt = entry.updatedAt === undefined ? createdAt : timestampOrThrow(entry.updatedAt, anchor);
     return { entry, createdAt, updatedAt };
   });

@@ -168,7 +168,7 @@ export interface DataFileReplyRequest {
   readonly isPublicReply?: boolean | null;
   /** The name of the key that prepared it; the delivered message's author. Default `data file`. */
   readonly preparedBy?: string;
-  /** Default `now`. */
+  /** Default `updatedAt`, else `now`. */
   readonly createdAt?: Timestamp;
   /** The time of the last move; default `createdAt`. */
   readonly updatedAt?: Timestamp;
