@@ -147,10 +147,22 @@ describe('data files: reply requests', () => {
     const again = await tool(engine, 'review_reply', { requestId: id('req-a') });
     expect(at(again.ok ? {} : again.failure, 'approvalUrl')).toBe(url);
 
+    const viewed = await admin(engine, 'GET', `/__mock/replies/${ORG}/${id('req-a')}`);
+    expect(at(viewed.body, 'reply', 'approvalPath')).toBe(`/agent/replies/${token}`);
     expect((await admin(engine, 'POST', `/__mock/replies/${ORG}/${id('req-a')}/approve`)).status).toBe(200);
     engine.clock.advance(3_000);
     const detail = await get(engine, `/v0/action/${QUIET}`, KEY);
     expect(agentMessages(detail.body).map((m) => at(m, 'message'))).toEqual(['Reply req-a']);
+  });
+
+  it('the admin list shows the page path of a loaded request awaiting approval (issued at that read)', async () => {
+    const engine = engineOf(file([reply('req-l', 'awaiting_approval')]));
+    const listed = await admin(engine, 'GET', '/__mock/replies');
+    const path = String(at(list(listed.body, 'replies')[0], 'approvalPath'));
+    expect(path).toMatch(/^\/agent\/replies\/[A-Za-z0-9_-]{43}$/);
+    // review_reply gives the same link afterwards.
+    const review = await tool(engine, 'review_reply', { requestId: id('req-l') });
+    expect(String(at(review.ok ? {} : review.failure, 'approvalUrl')).endsWith(path)).toBe(true);
   });
 
   it('a queued request moves on with the clock from its updatedAt: delivered at the first read', async () => {

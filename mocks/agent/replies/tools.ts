@@ -16,7 +16,7 @@ import {
 import { preparedInputOf, requestIdOnly, sameInput } from './input.ts';
 import { moveTo, settleReplies } from './machine.ts';
 import { MAX_REQUESTS_PER_ORGANIZATION, type ReplyRequest } from './model.ts';
-import { type RepliesState, requestsOf } from './state.ts';
+import { issueApprovalLink, type RepliesState, requestsOf } from './state.ts';
 import { approvalToken } from './tokens.ts';
 import { approvalUrlOf, type ReplyView, unknownDeliveryFailure, viewOf } from './view.ts';
 
@@ -136,15 +136,8 @@ async function review(ctx: AgentContext, args: Record<string, unknown>): Promise
       moveTo(request, 'awaiting_approval', ctx.engine.clock.now(), 'agent');
     }
   }
-  if (request.state === 'awaiting_approval' && request.approvalToken === null) {
-    // Loaded from a data file (loading is synchronous, Web Crypto is not): the link is issued now.
-    const serial = ++replies.tokensIssued;
-    const token = await approvalToken(replies.signer, serial, request.organizationId, request.requestId);
-    if (request.approvalToken === null) {
-      request.approvalToken = token;
-      replies.byToken.set(token, request);
-    }
-  }
+  // Loaded from a data file awaiting approval: its link is issued now.
+  await issueApprovalLink(replies, request);
   if (request.state !== 'awaiting_approval' || request.approvalToken === null) {
     return fail(
       conflict(

@@ -22,6 +22,7 @@ import {
   rejectReply,
   stepReply,
 } from '../../agent/replies/index.ts';
+import { issueMissingApprovalLinks } from '../../agent/replies/state.ts';
 import type { Engine } from '../engine.ts';
 import { errors } from '../errors.ts';
 import { type AdminContext, type AdminResult, type AdminRoute, ok } from './route.ts';
@@ -46,13 +47,19 @@ export const repliesAdminRoutes: readonly AdminRoute[] = [
     path: '/__mock/replies',
     summary:
       'Agent reply requests (optionally ?organizationId=) with state, history, page path and planned outcome',
-    handle: (ctx) => ok({ replies: listReplies(ctx, ctx.query.get('organizationId') ?? undefined) }),
+    handle: async (ctx) => {
+      await issueMissingApprovalLinks(ctx.state.replies);
+      return ok({ replies: listReplies(ctx, ctx.query.get('organizationId') ?? undefined) });
+    },
   },
   {
     method: 'GET',
     path: ONE,
     summary: 'One agent reply request',
-    handle: (ctx) => onRequest(ctx, (engine, org, id) => adminView(findReply(engine, org, id))),
+    handle: async (ctx) => {
+      await issueMissingApprovalLinks(ctx.state.replies);
+      return onRequest(ctx, (engine, org, id) => adminView(findReply(engine, org, id)));
+    },
   },
   {
     method: 'POST',

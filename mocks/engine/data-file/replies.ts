@@ -115,6 +115,7 @@ function loadOne(
     moveTo(request, to, i === path.length - 1 ? updatedAt : createdAt, by);
   });
   const replies = state.replies;
+  if (request.state === 'awaiting_approval') replies.linkless.add(request);
   if (request.state === 'queued' || request.state === 'delivering') {
     request.nextAt = updatedAt + (request.state === 'queued' ? QUEUE_REVIEW_MS : DELIVERY_MS);
     replies.inFlight.add(request);
