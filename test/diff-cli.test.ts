@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { main } from '../src/cli/main.ts';
+import { runDiff } from '../src/diff/run.ts';
 
 type Json = Record<string, unknown>;
 
@@ -196,6 +197,19 @@ describe('cca-kit diff', () => {
       process.env['CCA_READ_KEY'] = key;
     }
     expect(run.err.join('')).toContain('live refused every request (401/403)');
+  });
+
+  it('bounds each body: an answer over the size limit is reported, not read whole', async () => {
+    const run = await runDiff({
+      mock: { baseUrl: mockA.url, key: undefined },
+      live: { baseUrl: mockB.url, key },
+      seed: 1,
+      maxBodyBytes: 200,
+    });
+    const large = run.differences.find((d) => d.operationId === 'listActions' && d.where === 'answer');
+    expect(large?.detail).toContain('live: body over 200 bytes');
+    expect(run.requests).toBeGreaterThan(10);
+    expect(run.skipped).toEqual(['getModerationCase: no source for path parameter caseId']);
   });
 
   it('usage errors exit 2: no --base-url, a bad seed, a bad baseline', async () => {

@@ -19,6 +19,7 @@ export interface PlannedRequest {
 const PATH_SOURCES: Readonly<Record<string, { param: string; operationId: string; field: string }>> = {
   getAction: { param: 'id', operationId: 'listActions', field: 'actionId' },
   getCustomFields: { param: 'actionId', operationId: 'listActions', field: 'actionId' },
+  getAgent: { param: 'id', operationId: 'listAgents', field: 'agentId' },
 };
 
 /** mulberry32: a small seeded generator, so a seed reproduces the same requests. */

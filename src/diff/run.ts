@@ -61,6 +61,25 @@ interface Answer {
   readonly error?: string;
 }
 
+/** The body as text, or undefined (and the rest cancelled) once it passes `maxBytes`. */
+async function boundedText(response: Response, maxBytes: number): Promise<string | undefined> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const next = await reader.read();
+    if (next.done) break;
+    total += next.value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(next.value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 async function send(target: DiffTarget, path: string, timeoutMs: number, maxBytes: number): Promise<Answer> {
   const url = new URL(
     path.replace(/^\//, ''),
@@ -70,9 +89,14 @@ async function send(target: DiffTarget, path: string, timeoutMs: number, maxByte
   if (target.key !== undefined) headers['x-api-key'] = target.key;
   try {
     const response = await fetch(url, { headers, signal: AbortSignal.timeout(timeoutMs) });
-    const text = await response.text();
-    if (text.length > maxBytes)
-      return { status: response.status, contentType: '', body: undefined, error: 'body too large' };
+    const text = await boundedText(response, maxBytes);
+    if (text === undefined)
+      return {
+        status: response.status,
+        contentType: '',
+        body: undefined,
+        error: `body over ${maxBytes} bytes`,
+      };
     const contentType =
       (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
     let body: unknown;
