@@ -380,6 +380,68 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
     }),
   },
   {
+    id: 'tool-outside-the-spec',
+    description: 'tools/list offers a tool that is not one of the seven of 4.18',
+    expect: ['AGENT-MCP-TOOLS-ONLY-SPEC-NAMES'],
+    fault: () => ({
+      response: (m, request) =>
+        request?.['method'] === 'tools/list' && isObj(m['result']) && Array.isArray(m['result']['tools'])
+          ? {
+              ...m,
+              result: {
+                ...m['result'],
+                tools: [...m['result']['tools'], { name: 'delete_action', inputSchema: { type: 'object' } }],
+              },
+            }
+          : m,
+    }),
+  },
+  {
+    id: 'listed-skill-file-unreadable',
+    description: 'read_skill_file refuses the files the playbook lists',
+    expect: ['AGENT-MCP-SKILL-FILES-READABLE'],
+    fault: () => ({
+      answer: (m) =>
+        toolName(m) === 'read_skill_file'
+          ? {
+              jsonrpc: '2.0',
+              id: m['id'],
+              result: { isError: true, content: [{ type: 'text', text: 'file not found' }] },
+            }
+          : undefined,
+    }),
+  },
+  {
+    id: 'spec-id-without-schemas',
+    description: 'spec(id) answers the descriptor without input and output schemas',
+    expect: ['AGENT-MCP-SPEC-ID-GIVES-SCHEMAS'],
+    fault: () => ({
+      request: prelude(
+        `{ const __spec = globalThis.spec; globalThis.spec = function (id) { const r = __spec(id); if (id === undefined) return r; return { id: r.id, summary: r.summary, effect: r.effect }; }; }`,
+      ),
+    }),
+  },
+  {
+    id: 'analytics-meta-missing',
+    description: 'analytics answers rows without meta (queryJSON, date range, dateField)',
+    expect: ['AGENT-MCP-ANALYTICS-META', 'AGENT-MCP-EXECUTE-CALL-RETURNS-OUTPUT'],
+    fault: () => ({
+      request: wrapCall(
+        `const r = await __orig(id, input); if (id === 'query.analytics.actions') delete r.meta; return r;`,
+      ),
+    }),
+  },
+  {
+    id: 'output-off-schema',
+    description: 'query.search.tags answers its items under another member than spec(id) declares',
+    expect: ['AGENT-MCP-EXECUTE-CALL-RETURNS-OUTPUT', 'AGENT-MCP-SEARCH-TAGS-BY-NAME'],
+    fault: () => ({
+      request: wrapCall(
+        `const r = await __orig(id, input); if (id === 'query.search.tags' && r && typeof r === 'object') { const out = {}; for (const k in r) out[k === 'items' || k === 'tags' ? 'results' : k] = Array.isArray(r[k]) ? String(r[k].length) : r[k]; return out; } return r;`,
+      ),
+    }),
+  },
+  {
     id: 'control-extra-fields',
     description:
       'CONTROL: unknown extra fields in every tool result and operation output (section 9 allows them)',
