@@ -51,6 +51,15 @@ describe('data file cap (64 MiB)', () => {
     expect(out).not.toContain('not JSON');
   });
 
+  it('parseDataFile counts UTF-8 bytes, not characters: half the cap in two-byte characters plus one is over', () => {
+    const text = 'é'.repeat(MAX_DATA_FILE_BYTES / 2 + 1);
+    expect(text.length).toBeLessThan(MAX_DATA_FILE_BYTES);
+    const over = parseDataFile(text);
+    expect(over.ok).toBe(false);
+    if (!over.ok)
+      expect(over.problems[0]?.message).toBe(`the file is larger than ${MAX_DATA_FILE_BYTES} bytes`);
+  });
+
   it('parseDataFile accepts text of exactly the cap and refuses one character more', () => {
     let text = small.padEnd(MAX_DATA_FILE_BYTES, ' ');
     expect(parseDataFile(text).ok).toBe(true);

@@ -61,13 +61,29 @@ export function checkDataFile(value: unknown, existing: ExistingState, anchor: n
   return problems.length > 0 ? { ok: false, problems: capped(problems) } : { ok: true, file };
 }
 
+/**
+ * Whether `text` takes more than `limit` bytes as UTF-8, counted without encoding it (no copy); only
+ * text that could be over (more than a third of the limit in UTF-16 units) is scanned.
+ */
+function utf8LengthOver(text: string, limit: number): boolean {
+  if (text.length * 3 <= limit) return false;
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A surrogate pair is 4 bytes: 2 per unit.
+    bytes += c < 0x80 ? 1 : c < 0x800 || (c >= 0xd800 && c < 0xe000) ? 2 : 3;
+    if (bytes > limit) return true;
+  }
+  return false;
+}
+
 /** Parses JSON text of a data file (bounded), then checks it like `checkDataFile`. */
 export function parseDataFile(
   text: string,
   existing: ExistingState = NOTHING_EXISTS,
   anchor = 0,
 ): DataFileCheck {
-  if (text.length > MAX_DATA_FILE_BYTES)
+  if (text.length > MAX_DATA_FILE_BYTES || utf8LengthOver(text, MAX_DATA_FILE_BYTES))
     return {
       ok: false,
       problems: [{ pointer: '', message: `the file is larger than ${MAX_DATA_FILE_BYTES} bytes` }],
