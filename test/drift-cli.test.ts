@@ -214,6 +214,9 @@ describe('cca-kit drift', () => {
       available: false,
       reason: 'cca-kit-no-such-oasdiff-binary is not installed (not found on PATH)',
     });
+    const cli = io();
+    expect(await main(['drift', '--base-url', `${url}/realistic`, '--oasdiff'], cli.io)).toBe(1);
+    expect(cli.out.join('')).toMatch(/oasdiff: oasdiff is not installed|oasdiff \(second opinion\): \d+/);
     const onPath = await runOasdiff(base, live);
     if (!onPath.available) expect(onPath.reason).toContain('not installed');
     else {
