@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { main } from '../src/cli/main.ts';
 import { contractDocument } from '../src/contract/load.ts';
-import { runDrift, runOasdiff } from '../src/drift/index.ts';
+import { liveDocumentUrl, runDrift, runOasdiff } from '../src/drift/index.ts';
 import { applyEdits, type Edit } from './fixtures/drift/edits.ts';
 
 const realistic = JSON.parse(
@@ -187,6 +187,17 @@ describe('cca-kit drift', () => {
     const file = io();
     expect(await main(['drift', '--live', join(dir, 'nope.json')], file.io)).toBe(2);
     expect(file.err.join('')).toContain('cannot read the file (ENOENT)');
+  });
+
+  it('names a bad --contract file too, and keeps a base URL path prefix', async () => {
+    const broken = join(dir, 'broken-contract.json');
+    await writeFile(broken, '{"openapi": "3.1.0",');
+    const run = io();
+    expect(await main(['drift', '--base-url', `${url}/realistic`, '--contract', broken], run.io)).toBe(2);
+    expect(run.err.join('')).toContain(`not-json: ${broken}: not JSON`);
+    expect(liveDocumentUrl('https://api.example.com/cca/').href).toBe(
+      'https://api.example.com/cca/docs/json',
+    );
   });
 
   it('refuses a document over the size limit without reading it all', async () => {
