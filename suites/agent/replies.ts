@@ -251,17 +251,30 @@ const linkGet: Law = {
         if (link === undefined)
           throw new Absent('review_reply returned no link (4.18 rule 4 applies only if it does)');
         const url = new URL(link);
-        const res = await ctx.mcp.client.request({
-          method: 'GET',
-          path: url.pathname + url.search,
-          auth: 'none',
-          headers: { accept: 'text/html' },
-        });
-        if (res.status !== 200)
+        // A link on the agent endpoint's origin goes through the recorded client (it shows in the
+        // reproduction); a link elsewhere is fetched as a previewer would, keyless.
+        const status =
+          url.origin === new URL(ctx.mcp.url).origin
+            ? (
+                await ctx.mcp.client.request({
+                  method: 'GET',
+                  path: url.pathname + url.search,
+                  auth: 'none',
+                  headers: { accept: 'text/html' },
+                })
+              ).status
+            : (
+                await fetch(url, {
+                  headers: { accept: 'text/html' },
+                  redirect: 'manual',
+                  signal: AbortSignal.timeout(15_000),
+                })
+              ).status;
+        if (status !== 200)
           violate(
             'AGENT-MCP-REVIEW-LINK-HUMAN-CONFIRMS',
             'link-status',
-            `GET of the review link answered ${res.status}, not a page`,
+            `GET of the review link answered ${status}, not a page`,
             { link },
           );
         await checkNotDelivered(

@@ -249,8 +249,12 @@ async function writeOperation(ctx: LawContext, session: McpSession): Promise<{ i
   );
   if (out.kind !== 'value' || !isObj(out.value)) throw new Absent('no write operation is listed by spec()');
   const schema = (out.value['inputSchema'] ?? {}) as JsonSchema;
-  const input = exampleFromSchema(schema, localResolver(schema));
-  void ctx;
+  const example = exampleFromSchema(schema, localResolver(schema));
+  // Should the deployment wrongly accept the write, what it created carries the run's prefix.
+  const input =
+    isObj(example) && typeof example['name'] === 'string'
+      ? { ...example, name: ctx.unique('forbidden') }
+      : example;
   return { id: String(out.value['id']), input };
 }
 
