@@ -64,6 +64,26 @@ describe('drift table', () => {
     }
   });
 
+  it('a path parameter renamed with its template is documentation only (the URL on the wire is the same)', async () => {
+    const live = structuredClone(fixture.base) as {
+      paths: Record<string, Record<string, { parameters: { name: string }[] }>>;
+    };
+    const item = live.paths['/v0/things/{id}'];
+    if (item === undefined) throw new Error('fixture changed');
+    for (const op of Object.values(item)) if (op.parameters[0]) op.parameters[0].name = 'thingId';
+    live.paths['/v0/things/{thingId}'] = item;
+    delete live.paths['/v0/things/{id}'];
+    const file = join(dir, 'renamed.json');
+    await writeFile(file, JSON.stringify(live));
+    const outcome = await runDrift({ live: { file }, base: { file: baseFile } });
+    if (!outcome.ok) throw new Error(outcome.problem.message);
+    expect(outcome.report.findings.map((f) => [f.checkId, f.operation])).toEqual([
+      ['documentation-changed', 'GET /v0/things/{id}'],
+      ['documentation-changed', 'PATCH /v0/things/{id}'],
+    ]);
+    expect(outcome.report.exitCode).toBe(0);
+  });
+
   it('finds nothing between a document and itself', async () => {
     const outcome = await runDrift({ live: { file: baseFile }, base: { file: baseFile } });
     expect(outcome.ok && outcome.report.findings).toEqual([]);

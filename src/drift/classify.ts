@@ -288,6 +288,14 @@ function classifyOperationPart(
         : make(ctx, 'param-became-optional', name, `${name} became optional`);
     }
     if (b === 'schema') return classifySchema(ctx, 'request', name, [...opPath, 'parameters', a, 'schema']);
+    // A path parameter renamed with its template (`{id}` to `{actionId}`): the URL on the wire is the same.
+    if (b === 'name' && rest.length === 3 && isRecord(param) && param['in'] === 'path')
+      return make(
+        ctx,
+        'documentation-changed',
+        name,
+        `path parameter renamed ${show(diff.before)} -> ${show(diff.after)}`,
+      );
     return fallback(ctx, name);
   }
   if (part === 'requestBody') {
