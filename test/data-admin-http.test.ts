@@ -6,6 +6,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
+import { scenario, userSays } from '../mocks/engine/data-file/builder.ts';
 import { MAX_DATA_FILE_BYTES } from '../mocks/engine/data-file/validate.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { keyOf } from './support/keys.ts';
@@ -98,6 +99,35 @@ describe('/__mock/data over HTTP', () => {
     const post = await send('POST', '/__mock/data', exported.text);
     expect(post.status, post.text.slice(0, 500)).toBe(200);
   }, 60_000);
+
+  it('PUT of a file with a delivered reply request: REST shows the AGENT message; reset returns to it', async () => {
+    const requestId = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    const data = scenario()
+      .organization('org_http')
+      .key({ key: 'http_reporting_key', profile: 'reporting' })
+      .action({ actionId: '000123', messages: [userSays('Anyone?', '-1d')] })
+      .replyRequest({ requestId, state: 'delivered', text: 'Yes, here', updatedAt: '-2h' })
+      .build();
+    expect((await send('PUT', '/__mock/data', JSON.stringify(data))).status).toBe(200);
+    const read = async (): Promise<unknown[]> => {
+      const response = await fetch(`${mock.url}/v0/action/000123`, {
+        headers: { 'x-api-key': 'http_reporting_key' },
+      });
+      const body = (await response.json()) as { messages?: { authorType: string; message: string }[] };
+      return (body.messages ?? []).filter((m) => m.authorType === 'AGENT').map((m) => m.message);
+    };
+    expect(await read()).toEqual(['Yes, here']);
+    const exported = JSON.parse((await send('GET', '/__mock/data')).text) as {
+      replyRequests: { requestId: string }[];
+    };
+    expect(exported.replyRequests.map((r) => r.requestId)).toEqual([requestId]);
+    // A merge may not redefine a request that exists (like a moderation case): 422, nothing changes.
+    const clash = await send('POST', '/__mock/data', JSON.stringify(data));
+    expect(clash.status).toBe(422);
+    expect(clash.text).toContain('/replyRequests/0/requestId');
+    expect((await send('POST', '/__mock/reset', '{}')).status).toBe(200);
+    expect(await read()).toEqual(['Yes, here']);
+  });
 
   it('a body declared over the data file cap is answered 413 before it is read', async () => {
     expect(await declaredOnly('PUT', MAX_DATA_FILE_BYTES + 1)).toMatch(/^HTTP\/1\.1 413/);
