@@ -67,6 +67,47 @@ describe('contract/agent/execute.json', () => {
     expect(outcome.value.calls).toMatchObject([{ operationId: 'query.search.actions', ok: true }]);
   });
 
+  it('AGENT-MCP-EXECUTE-ENVELOPE: the envelope carries the return value, the console output, the calls and the truncation flags with their limits', async () => {
+    const small = createExecuteTool(harness.registry, { poolSize: 1, resultBytes: 200, logLines: 2 });
+    try {
+      await small.sandbox.ready();
+      const whole = await small.handle(harness.context('reporting'), {
+        script: `console.log('one'); console.warn({ two: 2 });
+                 const page = await call('query.search.actions', { limit: 1 });
+                 return { count: page.items.length };`,
+      });
+      if (!whole.ok) throw new Error(JSON.stringify(whole.failure));
+      expect(check('/tool/outputSchema', whole.value)).toEqual({ ok: true });
+      expect(whole.value.result).toEqual({ count: 1 });
+      expect(whole.value.resultPreview).toBeNull();
+      expect(whole.value.logs).toEqual([
+        { level: 'log', text: 'one' },
+        { level: 'warn', text: '{"two":2}' },
+      ]);
+      expect(whole.value.calls).toMatchObject([{ operationId: 'query.search.actions', ok: true }]);
+      expect(whole.value.truncated).toEqual({ result: null, logs: null });
+      expect(whole.value.limits).toMatchObject({ resultBytes: 200, logLines: 2 });
+
+      const cut = await small.handle(harness.context('reporting'), {
+        script: `for (let i = 0; i < 5; i++) console.log(i); return 'x'.repeat(500);`,
+      });
+      if (!cut.ok) throw new Error(JSON.stringify(cut.failure));
+      expect(check('/tool/outputSchema', cut.value)).toEqual({ ok: true });
+      expect(cut.value.result).toBeNull();
+      expect(cut.value.resultPreview?.startsWith('"xxx')).toBe(true);
+      expect(cut.value.truncated).toEqual({
+        result: { limit: 200, unit: 'bytes', size: 502 },
+        logs: { limit: 2, unit: 'lines', dropped: 3 },
+      });
+      expect(cut.value.logs).toEqual([
+        { level: 'log', text: '0' },
+        { level: 'log', text: '1' },
+      ]);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('a write through execute with a read key fails forbidden naming the scope; the failure validates', async () => {
     const outcome = await execute.handle(harness.context('reporting'), {
       script: `await call('config.savedSearch.create', { name: 'mine', query: { limit: 5 } });`,
