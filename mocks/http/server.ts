@@ -5,11 +5,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type AgentHttpRoutes, createAgentHttpRoutes } from '../agent/http.ts';
+import type { AgentHttpRoutes } from '../agent/http.ts';
 import type { AgentServerOptions } from '../agent/server/agent-server.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineAnswer } from '../engine/exchange.ts';
 import type { EngineOptions } from '../engine/options.ts';
+import { isAgentPath, pathOfTarget } from './agent-paths.ts';
 import { type BufferPool, createBufferPool, joinInto } from './buffer-pool.ts';
 import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
 import { type IncomingState, toEngineRequest } from './incoming.ts';
@@ -43,6 +44,12 @@ export interface MockServerOptions extends EngineOptions {
   readonly limits?: Partial<ServerLimits>;
   /** The agent interface (MCP at /mcp, /llms.txt, /agent/...) on the same port; `false` serves REST only. */
   readonly agent?: false | AgentServerOptions;
+  /**
+   * When the agent interface loads: `start` (default) before the server listens, so `agent` is there
+   * at once; `first-request` at the first request to one of its paths (`cca-kit mock`: the REST API
+   * answers without paying for the MCP SDK, QuickJS and the agent contract, ~250 ms of CPU).
+   */
+  readonly agentLoad?: 'start' | 'first-request';
 }
 
 export interface MockServer {
@@ -52,7 +59,7 @@ export interface MockServer {
   readonly host: string;
   readonly engine: Engine;
   readonly server: Server;
-  /** The agent interface's routes, unless `agent: false`. */
+  /** The agent interface's routes, unless `agent: false` (with `agentLoad: 'first-request'`, once loaded). */
   readonly agent: AgentHttpRoutes | undefined;
   /** Stops accepting, closes every connection, resolves when the server is closed. */
   close(): Promise<void>;
@@ -149,6 +156,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     engine: given,
     limits: limitOptions,
     agent: agentOptions,
+    agentLoad = 'start',
     ...engineOptions
   } = options;
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
@@ -156,13 +164,21 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const assets: DocsAssets = createDocsAssets();
   const pool = createBufferPool();
   let fallbackOrigin = '';
-  const agent =
+  const agentRouteOptions: AgentServerOptions | undefined =
     agentOptions === false
       ? undefined
-      : createAgentHttpRoutes(engine, {
-          ownHost: () => fallbackOrigin.slice('http://'.length),
-          ...agentOptions,
-        });
+      : { ownHost: () => fallbackOrigin.slice('http://'.length), ...agentOptions };
+  let agent: AgentHttpRoutes | undefined;
+  let agentLoading: Promise<AgentHttpRoutes> | undefined;
+  // Imported here, not at the top: see `agentLoad`.
+  const loadAgent = (routeOptions: AgentServerOptions): Promise<AgentHttpRoutes> => {
+    agentLoading ??= import('../agent/http.ts').then(({ createAgentHttpRoutes }) => {
+      agent = createAgentHttpRoutes(engine, routeOptions);
+      return agent;
+    });
+    return agentLoading;
+  };
+  if (agentRouteOptions !== undefined && agentLoad === 'start') await loadAgent(agentRouteOptions);
 
   // Node checks the header/request time-outs on an interval; 1 s keeps them close to their values.
   const server = createServer(
@@ -199,7 +215,12 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const hostHeader = req.headers.host;
       const origin =
         hostHeader !== undefined && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : fallbackOrigin;
-      if (agent !== undefined && (await agent.serve(req, res, origin))) return;
+      const routes =
+        agent ??
+        (agentRouteOptions !== undefined && isAgentPath(pathOfTarget(req.url))
+          ? await loadAgent(agentRouteOptions)
+          : undefined);
+      if (routes !== undefined && (await routes.serve(req, res, origin))) return;
       const request = toEngineRequest(req, origin, state);
       if (request === undefined) {
         sendError(res, 400, 'Malformed request line or headers', true);
@@ -234,9 +255,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     host: address.address,
     engine,
     server,
-    agent,
+    get agent() {
+      return agent;
+    },
     close: async () => {
-      await agent?.close();
+      // An agent still loading is closed once loaded (a failed load has nothing to close).
+      await (agentLoading ?? Promise.resolve(agent)).then(
+        (routes) => routes?.close(),
+        () => undefined,
+      );
       await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();

@@ -105,6 +105,8 @@ export const mockCommand: Command = {
       ...(latency === undefined ? {} : { moderation: { latency } }),
       interceptors: sdk.interceptors,
       agent: { sandbox: sandboxOptionsFromFlags(values) },
+      // The REST API answers at once; the agent side loads at the first /mcp, /llms.txt or /agent/ request.
+      agentLoad: 'first-request',
     });
     const { engine } = mock;
     const keys = engine.admin.listKeys();
@@ -114,12 +116,8 @@ export const mockCommand: Command = {
         `  API base URL : ${mock.url}/v0`,
         `  Swagger UI   : ${mock.url}/docs`,
         `  OpenAPI JSON : ${mock.url}/docs/json`,
-        ...(mock.agent === undefined
-          ? []
-          : [
-              `  MCP (agents) : ${mock.url}/mcp (key as Authorization: Bearer <key> or X-API-Key)`,
-              `  Agent docs   : ${mock.url}/llms.txt`,
-            ]),
+        `  MCP (agents) : ${mock.url}/mcp (key as Authorization: Bearer <key> or X-API-Key)`,
+        `  Agent docs   : ${mock.url}/llms.txt`,
         `  Admin API    : ${mock.url}/__mock/ (loopback${values['admin-token'] ? ' or X-Mock-Admin-Token' : ' only'})`,
         `  Violations   : ${mock.url}/__mock/violations; ${sdk.summary}`,
         `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}, ready in ${Math.round(performance.now() - started)} ms`,
