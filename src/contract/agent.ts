@@ -16,6 +16,7 @@ import repliesJson from '../../contract/agent/replies.json' with { type: 'json' 
 import skillsJson from '../../contract/agent/skills.json' with { type: 'json' };
 import toolsJson from '../../contract/agent/tools.json' with { type: 'json' };
 import { toIssues, type ValidationIssue } from './issues.ts';
+import { rebaseRefs } from './schema-refs.ts';
 import { createAjv, isObject } from './validator-schemas.ts';
 import type { Validation } from './validators.ts';
 
@@ -145,6 +146,32 @@ function readProfiles(
   return out;
 }
 
+const EXECUTION_DEFINITION = '#/$defs/execution';
+
+/**
+ * The files with failures.json's `$defs/execution` filled from execute.json's `Report` (the report of
+ * what a script did before it failed), so the AgentFailure tools advertise accepts an execute
+ * failure's `execution` without the definition being written twice. Report's references to its
+ * sibling definitions (Log, Call, ...) are kept by carrying those siblings along, rebased.
+ */
+function withSharedExecutionReport(
+  files: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  const failures = files['failures.json'];
+  const definitions = valueAt(files['execute.json'], '/tool/outputSchema/$defs');
+  const slot = valueAt(failures, '/schema/$defs/execution');
+  if (!isObject(failures) || !isObject(definitions) || !isObject(slot)) return files;
+  const { Report: report, ...siblings } = definitions;
+  if (!isObject(report)) return files;
+  const execution = rebaseRefs({ ...slot, ...report, $defs: siblings }, EXECUTION_DEFINITION);
+  const schema = failures['schema'] as Record<string, unknown>;
+  const defs = schema['$defs'] as Record<string, unknown>;
+  return {
+    ...files,
+    'failures.json': { ...failures, schema: { ...schema, $defs: { ...defs, execution } } },
+  };
+}
+
 /** The agent contract, loaded from a set of files (the checked-in ones by default). */
 export interface AgentContract {
   readonly files: Readonly<Record<string, unknown>>;
@@ -180,7 +207,8 @@ export interface AgentContract {
  * const input = agentContract().validator('tools.json', '/tools/0/annotations');
  * ```
  */
-export function loadAgentContract(files: Readonly<Record<string, unknown>> = AGENT_FILES): AgentContract {
+export function loadAgentContract(declared: Readonly<Record<string, unknown>> = AGENT_FILES): AgentContract {
+  const files = withSharedExecutionReport(declared);
   const tools = files['tools.json'];
   const failures = files['failures.json'];
   if (!isObject(tools)) fail('tools.json', 'missing or not an object');

@@ -8,25 +8,14 @@
  * references rebased, so the union is exact.
  */
 import type { AgentJsonSchema } from '../../../src/contract/agent.ts';
+import { rebaseRefs } from '../../../src/contract/schema-refs.ts';
 
 type Json = Record<string, unknown>;
-
-function rebase(value: unknown, base: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => rebase(item, base));
-  if (typeof value !== 'object' || value === null) return value;
-  const out: Json = {};
-  for (const [key, child] of Object.entries(value)) {
-    if (key === '$ref' && typeof child === 'string' && (child === '#' || child.startsWith('#/')))
-      out[key] = `${base}${child.slice(1)}`;
-    else out[key] = rebase(child, base);
-  }
-  return out;
-}
 
 function part(schema: AgentJsonSchema, base: string): unknown {
   if (typeof schema === 'boolean') return schema;
   const { $schema: _dialect, $id: _id, ...rest } = schema;
-  return rebase(rest, base);
+  return rebaseRefs(rest, base);
 }
 
 /**
