@@ -1,6 +1,6 @@
 /**
- * `cca-kit diff`: the same seeded read requests to the mock and to live, compared by structure
- * (docs/drift.md, "Differential runs").
+ * `cca-kit diff`: the same seeded read requests (and, with --allow-writes, seeded writes) to the mock
+ * and to live, compared by structure (docs/drift.md, "Differential runs").
  *
  * @example
  * // CCA_READ_KEY=... npx cca-kit diff --base-url https://cca.example.com --baseline diff-baseline.json
@@ -8,6 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startMockServer } from '../../mocks/http/server.ts';
+import { newRunId } from '../conformance/options.ts';
 import {
   buildDiffReport,
   readBaseline,
@@ -38,23 +39,32 @@ Options:
   --json <file>           write the JSON report
   --junit <file>          write a JUnit XML report (one testcase per operation with a difference)
   --timeout-ms <n>        time allowed per request (default 15000)
+  --allow-writes          also send seeded writes to both sides: an ingestion batch (CCA_INGEST_KEY),
+                          a moderation case and its status read, a custom-field PATCH on the first
+                          action of each side's list, its original value written back (CCA_WRITE_KEY);
+                          every external id starts with cca-conform-<run id>-. A write whose key is
+                          absent is reported as not sent. Without this flag nothing is written.
+                          Mock keys: CCA_MOCK_WRITE_KEY, CCA_MOCK_INGEST_KEY, else read from /__mock/keys
+  --max-rps <n>           requests per second to each side (default 20; unlimited on loopback)
+  --max-requests <n>      request budget per side (default 20000); past it the run stops and says so
   -h, --help              show this help
-
-Writes (--allow-writes) are not implemented yet: diff sends only GET requests.
 
 Exit codes: 0 no difference outside the baseline; 1 a new difference; 2 usage error, or one side
 refused every request (401/403), so nothing was compared.`;
 
 const INTEGER = /^(?:0|[1-9]\d{0,8})$/;
 
-/** An active Reporting key of a cca-kit mock, read from its admin API (open unless it has a token). */
-async function mockReadKey(mockUrl: string): Promise<string | undefined> {
+/** An active key of a profile of a cca-kit mock, read from its admin API (open unless it has a token). */
+async function mockKey(
+  mockUrl: string,
+  profile: 'reporting' | 'write' | 'import',
+): Promise<string | undefined> {
   try {
     const response = await fetch(new URL('/__mock/keys', mockUrl), { signal: AbortSignal.timeout(5000) });
     const body = (await response.json()) as {
       keys?: { key?: unknown; profile?: unknown; status?: unknown }[];
     };
-    const found = body.keys?.find((k) => k.profile === 'reporting' && k.status === 'active')?.key;
+    const found = body.keys?.find((k) => k.profile === profile && k.status === 'active')?.key;
     return typeof found === 'string' ? found : undefined;
   } catch {
     return undefined;
@@ -80,6 +90,9 @@ export const diffCommand: Command = {
         json: { type: 'string' },
         junit: { type: 'string' },
         'timeout-ms': { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        'max-rps': { type: 'string' },
+        'max-requests': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -103,6 +116,20 @@ export const diffCommand: Command = {
     if (!INTEGER.test(timeoutText) || timeoutText === '0')
       throw new UsageError(`--timeout-ms must be a positive integer (got ${JSON.stringify(timeoutText)})`);
     const seed = Number.parseInt(seedText, 10);
+    const limits: { maxRps?: number; maxRequests?: number } = {};
+    for (const [flag, name] of [
+      ['max-rps', 'maxRps'],
+      ['max-requests', 'maxRequests'],
+    ] as const) {
+      const text = values[flag];
+      if (text === undefined) continue;
+      if (!INTEGER.test(text) || (name === 'maxRequests' && text === '0'))
+        throw new UsageError(
+          `--${flag} must be a ${name === 'maxRps' ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(text)})`,
+        );
+      limits[name] = Number.parseInt(text, 10);
+    }
+    const allowWrites = values['allow-writes'] === true;
     const liveKey = process.env['CCA_READ_KEY'];
     let baseline = new Set<string>();
     try {
@@ -112,12 +139,24 @@ export const diffCommand: Command = {
     }
     const started = values.mock === undefined ? await startMockServer({ seed, agent: false }) : undefined;
     const mockUrl = values.mock ?? started?.url ?? '';
-    const mockKey = process.env['CCA_MOCK_READ_KEY'] ?? (await mockReadKey(mockUrl));
+    const mockReadKey = process.env['CCA_MOCK_READ_KEY'] ?? (await mockKey(mockUrl, 'reporting'));
+    const writeKeys = allowWrites
+      ? {
+          mock: {
+            writeKey: process.env['CCA_MOCK_WRITE_KEY'] ?? (await mockKey(mockUrl, 'write')),
+            ingestKey: process.env['CCA_MOCK_INGEST_KEY'] ?? (await mockKey(mockUrl, 'import')),
+          },
+          live: { writeKey: process.env['CCA_WRITE_KEY'], ingestKey: process.env['CCA_INGEST_KEY'] },
+        }
+      : { mock: {}, live: {} };
     try {
       const run = await runDiff({
-        mock: { baseUrl: mockUrl, key: mockKey },
-        live: { baseUrl: liveUrl, key: liveKey },
+        mock: { baseUrl: mockUrl, key: mockReadKey, ...writeKeys.mock },
+        live: { baseUrl: liveUrl, key: liveKey, ...writeKeys.live },
         seed,
+        allowWrites,
+        prefix: `cca-conform-${newRunId()}-`,
+        ...limits,
         ignore: values.ignore ?? [],
         timeoutMs: Number.parseInt(timeoutText, 10),
       });
@@ -127,7 +166,12 @@ export const diffCommand: Command = {
         liveUrl,
         baseline,
       );
-      const secrets = [liveKey, mockKey].filter((k): k is string => k !== undefined && k !== '');
+      const secrets = [
+        liveKey,
+        mockReadKey,
+        ...Object.values(writeKeys.mock),
+        ...Object.values(writeKeys.live),
+      ].filter((k): k is string => k !== undefined && k !== '');
       io.stdout(renderDiffConsole(report));
       for (const side of ['mock', 'live'] as const) {
         if (run.requests > 0 && run.refused[side] === run.requests) {

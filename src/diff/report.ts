@@ -58,6 +58,12 @@ export function renderDiffConsole(report: DiffReport): string {
     out.push(`  ${d.kind.padEnd(22)} ${d.operationId} ${d.where}: ${d.detail}${mark}`, `      ${d.request}`);
   }
   for (const s of report.skipped) out.push(`  not requested: ${s}`);
+  if (report.writes.allowed)
+    out.push(
+      `  writes: ${report.writes.sent} sent to each side, external ids start ${report.writes.prefix ?? ''}`,
+    );
+  else out.push('  writes: none (reads only; --allow-writes to send seeded writes)');
+  for (const s of report.writes.notSent) out.push(`  not sent: ${s}`);
   out.push(
     '',
     `${report.differences.length} difference(s), ${known} in the baseline; exit ${report.exitCode}`,
