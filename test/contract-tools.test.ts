@@ -7,7 +7,8 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_PATH, serialiseDocument } from '../contract/src/build.ts';
-import { collectGaps, README_PATH, readmeWithGaps } from '../contract/src/gaps.ts';
+import { collectAgentGaps, collectGaps, README_PATH, readmeWithGaps } from '../contract/src/gaps.ts';
+import { AGENT_FILES } from '../src/contract/agent.ts';
 import { SPEC_OPERATIONS } from './spec-tables.ts';
 import { bin, run, type Started, startPrism } from './support/processes.ts';
 
@@ -45,6 +46,32 @@ describe('contract/openapi.json', () => {
     const readme = readFileSync(README_PATH, 'utf8');
     expect(readme).toBe(readmeWithGaps(readme));
     expect(collectGaps().length).toBeGreaterThan(20);
+  });
+
+  it('every x-spec-gap of contract/agent/*.json is in the README table "The agent interface", with its file', () => {
+    const readme = readFileSync(README_PATH, 'utf8');
+    const table = readme.slice(
+      readme.indexOf('**The agent interface**'),
+      readme.indexOf('<!-- spec-gaps:end'),
+    );
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    // Read the marks independently of the generator: every value under an x-spec-gap key, by file.
+    for (const [file, json] of Object.entries(AGENT_FILES)) {
+      const sentences: string[] = [];
+      JSON.parse(JSON.stringify(json), (key, value: unknown) => {
+        if (key === 'x-spec-gap')
+          sentences.push(
+            ...(typeof value === 'string' ? [value] : Object.values(value as Record<string, string>)),
+          );
+        return value;
+      });
+      for (const sentence of sentences) {
+        const row = rows.find((line) => line.includes(sentence.replace(/\|/g, '\\|')));
+        expect(row, `${file}: ${sentence.slice(0, 60)}`).toBeDefined();
+        expect(row?.startsWith(`| \`${file}\``), `${file}: ${sentence.slice(0, 60)}`).toBe(true);
+      }
+    }
+    expect(collectAgentGaps().length).toBeGreaterThan(20);
   });
 
   it('is valid OpenAPI 3.1 against the official schema, Schema Objects included', async () => {

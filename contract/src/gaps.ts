@@ -1,9 +1,11 @@
 /**
  * The README's spec-gap section, generated from the contract's `x-spec-gap` marks so that the list
  * cannot drift from the contract: `npm run docs:gaps` rewrites it, a test fails when it is stale.
+ * Two tables: the REST contract (the OpenAPI document) and the agent interface (contract/agent/*.json).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { AGENT_FILES } from '../../src/contract/agent.ts';
 import { buildDocument } from './document.ts';
 import type { Json } from './schema.ts';
 
@@ -55,14 +57,73 @@ export function collectGaps(document: Json = buildDocument()): Gap[] {
   return gaps;
 }
 
+/** Where a mark sits inside an agent file: the operation (by id) and the named schema part, if any. */
+function describeAgent(file: unknown, path: readonly string[]): string {
+  const [top, index] = path;
+  if (top !== 'operations' || index === undefined) return path.map((p) => `\`${p}\``).join(' ');
+  const operations = (file as { operations?: { id?: unknown }[] }).operations ?? [];
+  const id = operations[Number(index)]?.id;
+  const side = path[2] === 'inputSchema' ? 'input' : 'output';
+  const part = path.slice(3).filter((p) => p !== '$defs' && p !== 'properties');
+  return `\`${String(id)}\` ${side}${part.length > 0 ? ` \`${part.join('.')}\`` : ''}`;
+}
+
+/**
+ * Every `x-spec-gap` of the agent contract. A mark is a sentence, or an object of named sentences (one
+ * row each). Operations share schema parts (the filter, the date range...), so the same sentence
+ * repeats per operation: it is listed once, naming every place.
+ */
+export function collectAgentGaps(files: Readonly<Record<string, unknown>> = AGENT_FILES): Gap[] {
+  // Keyed by file and sentence: a sentence repeats within one file, never merged across files.
+  const byGap = new Map<string, { file: string; gap: string; places: string[] }>();
+  const add = (gap: string, file: string, where: string): void => {
+    const key = JSON.stringify([file, gap]);
+    const entry = byGap.get(key) ?? { file, gap, places: [] };
+    if (!entry.places.includes(where)) entry.places.push(where);
+    byGap.set(key, entry);
+  };
+  for (const [name, file] of Object.entries(files)) {
+    const walk = (node: unknown, path: string[]): void => {
+      if (Array.isArray(node)) {
+        for (const [index, item] of node.entries()) walk(item, [...path, String(index)]);
+        return;
+      }
+      if (node === null || typeof node !== 'object') return;
+      const mark: unknown = (node as Record<string, unknown>)['x-spec-gap'];
+      const at = path.length === 0 ? '' : describeAgent(file, path);
+      if (typeof mark === 'string') add(mark, name, at);
+      else if (mark !== null && typeof mark === 'object')
+        for (const [key, gap] of Object.entries(mark))
+          if (typeof gap === 'string') add(gap, name, `${at} \`${key}\``.trim());
+      for (const [key, value] of Object.entries(node)) if (key !== 'x-spec-gap') walk(value, [...path, key]);
+    };
+    walk(file, []);
+  }
+  return [...byGap.values()].map(({ file, gap, places }) => ({
+    where: `\`${file}\` ${places.join('; ')}`.trim(),
+    gap,
+  }));
+}
+
+function table(gaps: readonly Gap[]): string[] {
+  return [
+    '| where in the contract | what the spec leaves open, and what cca-kit does |',
+    '|---|---|',
+    ...gaps.map(({ where, gap }) => `| ${where} | ${gap.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`),
+  ];
+}
+
 export function specGapsSection(): string {
-  const rows = collectGaps().map(({ where, gap }) => `| ${where} | ${gap.replace(/\|/g, '\\|')} |`);
   return [
     START,
     '',
-    '| where in the contract | what the spec leaves open, and what cca-kit does |',
-    '|---|---|',
-    ...rows,
+    '**The REST API** (`contract/openapi.json`):',
+    '',
+    ...table(collectGaps()),
+    '',
+    '**The agent interface** (`contract/agent/*.json`):',
+    '',
+    ...table(collectAgentGaps()),
     '',
     END,
   ].join('\n');
