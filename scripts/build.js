@@ -17,9 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = `${ROOT}dist/`;
@@ -51,45 +49,6 @@ writePrecompiledValidators(
   ajvUnavailableLoader(),
 );
 writeFileSync(AJV_UNAVAILABLE, ajvUnavailableModule());
-await bundleInPlace('mocks/msw/index.js');
-
-/**
- * Replaces one compiled entry point by a single module holding it and every module of the package it
- * imports (the packages it imports stay imports). `import('cca-kit/msw')` otherwise resolves, reads
- * and links ~130 modules of dist/, ~60 ms of CPU per process (measured, bench/RESULTS.md). The
- * precompiled validators stay a separate module, so that the package.json `browser` field still swaps
- * in their browser variant (and ./ajv-load.js stays beside it). The entry's .d.ts is tsc's, unchanged.
- */
-async function bundleInPlace(path) {
-  const entry = `${DIST}${path}`;
-  const toPrecompiled = relative(dirname(entry), PRECOMPILED);
-  await build({
-    entryPoints: [entry],
-    outfile: entry,
-    allowOverwrite: true,
-    bundle: true,
-    format: 'esm',
-    // Neither node nor browser: the entry runs in both; only package imports remain, and those resolve
-    // in the user's node or bundler as before.
-    platform: 'neutral',
-    target: 'es2022',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-    plugins: [
-      {
-        name: 'precompiled-validators-stay-a-module',
-        setup(esbuild) {
-          esbuild.onResolve({ filter: /(^|\/)precompiled\.js$/ }, () => ({
-            path: toPrecompiled.startsWith('.') ? toPrecompiled : `./${toPrecompiled}`,
-            external: true,
-          }));
-        },
-      },
-    ],
-  });
-  process.stdout.write(`build: dist/${path}: bundled into one module (precompiled validators apart)\n`);
-}
 
 /**
  * Copies every file of the source folders that is not TypeScript (the agent's skill playbooks: Markdown,
