@@ -185,6 +185,15 @@ describe('cca-kit diff --allow-writes', () => {
     expect(JSON.stringify(report)).toContain('request budget of 5 requests exhausted');
   });
 
+  it('writes do not hide that live refused every read: still exit 2', async () => {
+    process.env['CCA_READ_KEY'] = 'cca_live_not_a_key';
+    const run = io();
+    expect(await main(['diff', '--mock', mockA.url, '--base-url', proxyUrl, '--allow-writes'], run.io)).toBe(
+      2,
+    );
+    expect(run.err.join('')).toContain('live refused every request (401/403)');
+  });
+
   it('usage errors exit 2: a bad --max-rps or --max-requests', async () => {
     expect(await main(['diff', '--base-url', proxyUrl, '--max-rps', 'fast'], io().io)).toBe(2);
     expect(await main(['diff', '--base-url', proxyUrl, '--max-requests', '0'], io().io)).toBe(2);

@@ -50,7 +50,7 @@ export function renderBaseline(report: DiffReport): string {
 
 export function renderDiffConsole(report: DiffReport): string {
   const out = [
-    `cca-kit diff: mock ${report.mock} against live ${report.live}, seed ${report.seed}, ${report.requests} request(s)`,
+    `cca-kit diff: mock ${report.mock} against live ${report.live}, seed ${report.seed}, ${report.requests} read request(s)`,
   ];
   const known = report.differences.length - report.newDifferences.length;
   for (const d of report.differences) {

@@ -63,6 +63,7 @@ export interface DiffOptions {
 
 export interface DiffRun {
   readonly seed: number;
+  /** Read requests compared (writes are counted under `writes.sent`). */
   readonly requests: number;
   readonly differences: readonly Difference[];
   /** Paths that varied between two live answers to the same request, per operation. */
@@ -486,7 +487,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffRun> {
   const unique = comparison.differences.filter((d) => !seen.has(d.key) && seen.add(d.key) !== undefined);
   return {
     seed: options.seed,
-    requests: sent + writesSent,
+    requests: sent,
     differences: unique,
     volatile: comparison.volatile,
     skipped,
