@@ -1,5 +1,6 @@
 /**
- * The `cca-kit` command line. `bin/cca-kit.js` registers tsx and calls `main(process.argv.slice(2))`.
+ * The `cca-kit` command line. `bin/cca-kit.js` imports the compiled `dist/src/cli/main.js` (built by
+ * `npm run build`) and calls `main(process.argv.slice(2))`.
  *
  * @example
  * // npx cca-kit mock --port 4010 --seed 42
