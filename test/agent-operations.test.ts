@@ -286,7 +286,9 @@ describe('query.search.actions', () => {
     expect(Object.keys(first).sort()).toEqual(['items', 'nextCursor']);
     expect(Array.isArray(first['items'])).toBe(true);
     expect(typeof first['nextCursor']).toBe('string');
-    const last = await h.value('query.search.actions', { dateRange: { from: '2030-01-01', to: '2030-01-02' } });
+    const last = await h.value('query.search.actions', {
+      dateRange: { from: '2030-01-01', to: '2030-01-02' },
+    });
     expect(last).toEqual({ items: [], nextCursor: null });
   });
 
