@@ -157,3 +157,48 @@ export interface ReplyRequest {
   messageId: string | null;
   readonly history: ReplyHistoryEntry[];
 }
+
+/** What a new reply request is made of, besides the action it answers. */
+export interface DraftReplyOptions {
+  readonly organizationId: string;
+  readonly requestId: string;
+  readonly input: PreparedInput;
+  readonly preparedBy: string;
+  readonly plannedOutcome: DeliveryOutcome;
+  /** Engine time of its creation (the history's first entry). */
+  readonly at: number;
+}
+
+/**
+ * A new reply request in `draft`, its destination and customer copied from the action it answers (a
+ * REST action record): what prepare_reply creates and what a data file's request starts from.
+ */
+export function draftReplyRequest(
+  action: Readonly<Record<string, unknown>>,
+  options: DraftReplyOptions,
+): ReplyRequest {
+  const { input } = options;
+  const user = (action['user'] ?? {}) as { readonly name?: unknown; readonly username?: unknown };
+  return {
+    organizationId: options.organizationId,
+    requestId: options.requestId,
+    input,
+    destination: {
+      platform: String(action['platform']),
+      serverName: String(action['serverName']),
+      channelName: String(action['channelName']),
+      serverId: input.serverId,
+      visibility: (input.isPublicReply ?? action['isPublicPost'] === true) ? 'public' : 'private',
+      sourceURL: typeof action['sourceURL'] === 'string' ? action['sourceURL'] : null,
+    },
+    actionTitle: String(action['actionTitle']),
+    customer: { name: String(user.name ?? ''), username: String(user.username ?? '') },
+    preparedBy: options.preparedBy,
+    state: 'draft',
+    nextAt: null,
+    plannedOutcome: options.plannedOutcome,
+    approvalToken: null,
+    messageId: null,
+    history: [{ from: null, to: 'draft', at: options.at, by: 'agent' }],
+  };
+}

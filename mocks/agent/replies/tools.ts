@@ -15,7 +15,7 @@ import {
 } from '../types.ts';
 import { preparedInputOf, requestIdOnly, sameInput } from './input.ts';
 import { moveTo, settleReplies } from './machine.ts';
-import { MAX_REQUESTS_PER_ORGANIZATION, type ReplyRequest } from './model.ts';
+import { draftReplyRequest, MAX_REQUESTS_PER_ORGANIZATION, type ReplyRequest } from './model.ts';
 import { issueApprovalLink, type RepliesState, requestsOf } from './state.ts';
 import { approvalToken } from './tokens.ts';
 import { approvalUrlOf, type ReplyView, unknownDeliveryFailure, viewOf } from './view.ts';
@@ -91,29 +91,14 @@ function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<Repl
       message: `This organization has ${MAX_REQUESTS_PER_ORGANIZATION} reply requests, the mock's limit; reset the mock`,
     });
   }
-  const user = action['user'] as { readonly name?: unknown; readonly username?: unknown } | undefined;
-  const request: ReplyRequest = {
+  const request = draftReplyRequest(action, {
     organizationId,
     requestId,
     input,
-    destination: {
-      platform: String(action['platform']),
-      serverName: String(action['serverName']),
-      channelName: String(action['channelName']),
-      serverId: input.serverId,
-      visibility: (input.isPublicReply ?? isPublicPost) ? 'public' : 'private',
-      sourceURL: typeof action['sourceURL'] === 'string' ? action['sourceURL'] : null,
-    },
-    actionTitle: String(action['actionTitle']),
-    customer: { name: String(user?.name ?? ''), username: String(user?.username ?? '') },
     preparedBy: ctx.identity.keyName,
-    state: 'draft',
-    nextAt: null,
     plannedOutcome: 'delivered',
-    approvalToken: null,
-    messageId: null,
-    history: [{ from: null, to: 'draft', at: ctx.engine.clock.now(), by: 'agent' }],
-  };
+    at: ctx.engine.clock.now(),
+  });
   requests.set(requestId, request);
   return succeed(viewOf(request, ctx.publicOrigin));
 }

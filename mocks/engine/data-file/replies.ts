@@ -8,8 +8,8 @@ import { moveTo } from '../../agent/replies/machine.ts';
 import {
   type Actor,
   DELIVERY_MS,
+  draftReplyRequest,
   QUEUE_REVIEW_MS,
-  type ReplyRequest,
   type ReplyState,
   TERMINAL_STATES,
 } from '../../agent/replies/model.ts';
@@ -79,37 +79,21 @@ function loadOne(
   updatedAt: number,
 ): void {
   const action = getActionRecord(state.data, entry.organizationId, entry.actionId) ?? {};
-  const user = (action['user'] ?? {}) as { readonly name?: unknown; readonly username?: unknown };
-  const isPublicPost = action['isPublicPost'] === true;
   const input = {
     actionId: entry.actionId,
     text: entry.text,
     serverId: entry.serverId ?? null,
     isPublicReply: entry.isPublicReply ?? null,
   };
-  const request: ReplyRequest = {
+  // Its approval link is issued at the first review_reply (Web Crypto is asynchronous, loading is not).
+  const request = draftReplyRequest(action, {
     organizationId: entry.organizationId,
     requestId: entry.requestId,
     input,
-    destination: {
-      platform: String(action['platform']),
-      serverName: String(action['serverName']),
-      channelName: String(action['channelName']),
-      serverId: input.serverId,
-      visibility: (input.isPublicReply ?? isPublicPost) ? 'public' : 'private',
-      sourceURL: typeof action['sourceURL'] === 'string' ? action['sourceURL'] : null,
-    },
-    actionTitle: String(action['actionTitle']),
-    customer: { name: String(user.name ?? ''), username: String(user.username ?? '') },
     preparedBy: entry.preparedBy ?? DEFAULT_PREPARED_BY,
-    state: 'draft',
-    nextAt: null,
     plannedOutcome: entry.plannedOutcome ?? 'delivered',
-    // Issued at the first review_reply of the loaded request (Web Crypto is asynchronous, loading is not).
-    approvalToken: null,
-    messageId: null,
-    history: [{ from: null, to: 'draft', at: createdAt, by: 'agent' }],
-  };
+    at: createdAt,
+  });
   const path = PATH[entry.state];
   path.forEach(([to, by], i) => {
     moveTo(request, to, i === path.length - 1 ? updatedAt : createdAt, by);
