@@ -6,31 +6,14 @@
  */
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import {
-  resolveSandboxLimits,
-  SandboxOptionError,
-  type SandboxOptions,
-} from '../../mocks/agent/sandbox/limits.ts';
 import { createAgentServer } from '../../mocks/agent/server/agent-server.ts';
 import { authenticateKey } from '../../mocks/agent/server/identity.ts';
 import { createEngine } from '../../mocks/engine/engine.ts';
 import { agentContract } from '../contract/agent.ts';
+import { EXECUTE_FLAGS, EXECUTE_USAGE, integerFlag, sandboxOptionsFromFlags } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 
-const CANONICAL_INTEGER = /^(?:0|[1-9]\d*)$/;
-
-/** The execute sandbox's flags, shared by `cca-kit mock` and `cca-kit mcp`. */
-export const EXECUTE_FLAGS = {
-  'execute-time-ms': { type: 'string' },
-  'execute-memory-mb': { type: 'string' },
-  'execute-calls': { type: 'string' },
-  'execute-pool': { type: 'string' },
-} as const;
-
-export const EXECUTE_USAGE = `  --execute-time-ms <ms>         execute's wall time per script (default 5000)
-  --execute-memory-mb <n>        execute's QuickJS memory per script (default 64)
-  --execute-calls <n>            call() invocations per script (default 200)
-  --execute-pool <n>             scripts run at once (default 2; 8 more may wait, then busy)`;
+export { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './execute-flags.ts';
 
 const USAGE = `Usage: cca-kit mcp --stdio [options]
 
@@ -50,45 +33,6 @@ ${EXECUTE_USAGE}
 
 Example (a desktop client's server entry):
   { "command": "npx", "args": ["cca-kit", "mcp", "--stdio"], "env": { "CCA_API_KEY": "<key>" } }`;
-
-/** Sandbox options from the execute flags (the sandbox checks the ranges and names a bad value). */
-export function sandboxOptionsFromFlags(values: {
-  readonly 'execute-time-ms'?: string | undefined;
-  readonly 'execute-memory-mb'?: string | undefined;
-  readonly 'execute-calls'?: string | undefined;
-  readonly 'execute-pool'?: string | undefined;
-}): SandboxOptions {
-  const max = Number.MAX_SAFE_INTEGER;
-  const read = (name: keyof typeof EXECUTE_FLAGS) => {
-    const value = values[name];
-    return value === undefined ? undefined : integerFlag(name, value, 0, max);
-  };
-  const time = read('execute-time-ms');
-  const memory = read('execute-memory-mb');
-  const calls = read('execute-calls');
-  const pool = read('execute-pool');
-  const options: SandboxOptions = {
-    ...(time === undefined ? {} : { timeMs: time }),
-    ...(memory === undefined ? {} : { memoryBytes: memory * 1024 * 1024 }),
-    ...(calls === undefined ? {} : { calls }),
-    ...(pool === undefined ? {} : { poolSize: pool }),
-  };
-  // Checked now: the pool starts at the first execute call, too late to report a bad flag.
-  try {
-    resolveSandboxLimits(options);
-  } catch (error) {
-    if (error instanceof SandboxOptionError) throw new UsageError(error.message);
-    throw error;
-  }
-  return options;
-}
-
-function integerFlag(name: string, value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!CANONICAL_INTEGER.test(value) || Number.parseInt(value, 10) > max)
-    throw new UsageError(`--${name} must be an integer between 0 and ${max} (got ${JSON.stringify(value)})`);
-  return Number.parseInt(value, 10);
-}
 
 /** Resolves when stdin ends (the client went away) or the command is stopped. */
 function untilDone(signal: AbortSignal): Promise<void> {

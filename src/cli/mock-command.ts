@@ -4,8 +4,8 @@ import { CHAOS_FLAGS, CHAOS_USAGE, sdkInterceptorsFromFlags } from '../../mocks/
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { readDataFiles } from './data-files.ts';
+import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
-import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './mcp-command.ts';
 
 const USAGE = `Usage: cca-kit mock [options]
 
