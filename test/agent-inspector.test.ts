@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { outputOf } from './support/processes.ts';
 
 const TEST_DIR = dirname(fileURLToPath(import.meta.url));
 const INSPECTOR = join(
@@ -27,30 +28,20 @@ function inspector(
   args: readonly string[],
   credential = key,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(
-      process.execPath,
-      [
-        INSPECTOR,
-        `${mock.url}/mcp`,
-        '--transport',
-        'http',
-        ...args,
-        '--header',
-        `Authorization: Bearer ${credential}`,
-      ],
-      { cwd: TEST_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      INSPECTOR,
+      `${mock.url}/mcp`,
+      '--transport',
+      'http',
+      ...args,
+      '--header',
+      `Authorization: Bearer ${credential}`,
+    ],
+    { cwd: TEST_DIR, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  return outputOf(child);
 }
 
 beforeAll(async () => {

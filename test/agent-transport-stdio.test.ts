@@ -6,13 +6,12 @@
  * `bin/cca-kit.js` runs from dist/ after `npm run build`.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../mocks/engine/index.ts';
+import { outputOf, ROOT } from './support/processes.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUN_CLI = `import('./src/cli/main.ts').then(async (m) => { process.exitCode = await m.main(process.argv.slice(1)); })`;
 const CLI_ARGS = ['--import', 'tsx', '--input-type=module', '-e', RUN_CLI, '--'];
 
@@ -88,15 +87,7 @@ describe('cca-kit mcp --stdio', () => {
         env: { ...process.env, CCA_API_KEY: key },
         stdio: ['pipe', 'pipe', 'pipe'],
       });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => {
-        stdout += c.toString();
-      });
-      child.stderr.on('data', (c: Buffer) => {
-        stderr += c.toString();
-      });
-      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      const { code, stdout, stderr } = await outputOf(child);
       expect(code).toBe(2);
       expect(stdout).toBe('');
       expect(stderr).toMatch(key === '' ? /CCA_API_KEY is not set/ : /was refused \(unknown\)/);

@@ -41,6 +41,23 @@ export function run(
   });
 }
 
+/** Everything a spawned child writes, and its exit code, once it exits (its stdout and stderr must be pipes). */
+export function outputOf(
+  child: ChildProcess,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 export interface Started {
   readonly url: string;
   readonly process: ChildProcess;
