@@ -115,6 +115,12 @@ describe('contract/agent/execute.json', () => {
     if (outcome.ok) throw new Error('expected a failure');
     expect(outcome.failure.message).toMatch(/config\.savedSearch\.create/);
     expect(check('/failureExecution', outcome.failure)).toEqual({ ok: true });
+    // Its definitions are the envelope's, shared at load: a report outside them is refused.
+    const badReport = {
+      ...outcome.failure,
+      execution: { ...outcome.failure.execution, logs: [{ level: 'shout' }] },
+    };
+    expect(check('/failureExecution', badReport).ok).toBe(false);
     const { execution, ...failure } = outcome.failure;
     expect(agentContract().checkFailure(failure)).toEqual({ ok: true });
     expect(failure.kind).toBe('script_error');

@@ -149,27 +149,31 @@ function readProfiles(
 const EXECUTION_DEFINITION = '#/$defs/execution';
 
 /**
- * The files with failures.json's `$defs/execution` filled from execute.json's `Report` (the report of
- * what a script did before it failed), so the AgentFailure tools advertise accepts an execute
- * failure's `execution` without the definition being written twice. Report's references to its
- * sibling definitions (Log, Call, ...) are kept by carrying those siblings along, rebased.
+ * The files with the definitions of execute's report shared, not restated: execute.json's
+ * `failureExecution` gets the `$defs` of its `tool/outputSchema` (Log, Call, Truncated, Limits,
+ * Report), and failures.json's `$defs/execution` becomes that `Report`, so the AgentFailure tools
+ * advertise accepts an execute failure's `execution`. Report's references to its siblings are kept
+ * by carrying the siblings along, rebased onto where they now live.
  */
-function withSharedExecutionReport(
-  files: Readonly<Record<string, unknown>>,
-): Readonly<Record<string, unknown>> {
+function withSharedDefinitions(files: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const execute = files['execute.json'];
+  const definitions = valueAt(execute, '/tool/outputSchema/$defs');
+  if (!isObject(execute) || !isObject(definitions)) return files;
+  const shared: Record<string, unknown> = { ...files };
+  const failureExecution = execute['failureExecution'];
+  // Both are schema roots whose references read `#/$defs/...`: the definitions move as they are.
+  if (isObject(failureExecution))
+    shared['execute.json'] = { ...execute, failureExecution: { ...failureExecution, $defs: definitions } };
   const failures = files['failures.json'];
-  const definitions = valueAt(files['execute.json'], '/tool/outputSchema/$defs');
-  const slot = valueAt(failures, '/schema/$defs/execution');
-  if (!isObject(failures) || !isObject(definitions) || !isObject(slot)) return files;
+  const schema = valueAt(failures, '/schema');
+  const slot = valueAt(schema, '/$defs/execution');
   const { Report: report, ...siblings } = definitions;
-  if (!isObject(report)) return files;
-  const execution = rebaseRefs({ ...slot, ...report, $defs: siblings }, EXECUTION_DEFINITION);
-  const schema = failures['schema'] as Record<string, unknown>;
-  const defs = schema['$defs'] as Record<string, unknown>;
-  return {
-    ...files,
-    'failures.json': { ...failures, schema: { ...schema, $defs: { ...defs, execution } } },
-  };
+  if (isObject(failures) && isObject(schema) && isObject(slot) && isObject(report)) {
+    const execution = rebaseRefs({ ...slot, ...report, $defs: siblings }, EXECUTION_DEFINITION);
+    const defs = schema['$defs'] as Record<string, unknown>;
+    shared['failures.json'] = { ...failures, schema: { ...schema, $defs: { ...defs, execution } } };
+  }
+  return shared;
 }
 
 /** The agent contract, loaded from a set of files (the checked-in ones by default). */
@@ -208,7 +212,7 @@ export interface AgentContract {
  * ```
  */
 export function loadAgentContract(declared: Readonly<Record<string, unknown>> = AGENT_FILES): AgentContract {
-  const files = withSharedExecutionReport(declared);
+  const files = withSharedDefinitions(declared);
   const tools = files['tools.json'];
   const failures = files['failures.json'];
   if (!isObject(tools)) fail('tools.json', 'missing or not an object');
