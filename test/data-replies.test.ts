@@ -5,6 +5,7 @@
  * their messages twice), and bad ones are refused by JSON pointer.
  */
 import { describe, expect, it } from 'vitest';
+import { REPLY_STATES } from '../mocks/agent/replies/model.ts';
 import { TOKEN_PATTERN } from '../mocks/agent/replies/tokens.ts';
 import { replyTools } from '../mocks/agent/replies/tools.ts';
 import type { AgentContext, Outcome } from '../mocks/agent/types.ts';
@@ -24,16 +25,8 @@ const KEY = 'help_reporting_key';
 const ACTION = '9007199254740993001';
 const QUIET = '000123';
 
-const STATES = [
-  'draft',
-  'awaiting_approval',
-  'rejected',
-  'queued',
-  'delivering',
-  'delivered',
-  'failed',
-  'unknown',
-] as const;
+/** Every state of the reply model: a data file may hold a request in any of them. */
+const STATES = REPLY_STATES;
 
 function file(replies: readonly DataFileReplyRequest[]): DataFile {
   const base = scenario()

@@ -5,6 +5,7 @@
  */
 import type { OrgCatalog } from '../../../fixtures/generate/types.ts';
 import { type SchemaName, validateSchema } from '../../../src/contract/index.ts';
+import { TERMINAL_STATES } from '../../agent/replies/model.ts';
 import { typeError } from '../data/custom-fields.ts';
 import { ingestedActionId } from '../ingestion/to-action.ts';
 import { mergeCatalog } from './catalog.ts';
@@ -218,12 +219,10 @@ function replyProblems(
     const updated = reply.updatedAt === undefined ? created : resolveTimestamp(reply.updatedAt, anchor);
     if (created !== null && updated !== null && updated < created)
       problem(`${at}/updatedAt`, 'is before createdAt');
-    if (reply.plannedOutcome !== undefined && TERMINAL_REPLY_STATES.has(reply.state))
+    if (reply.plannedOutcome !== undefined && TERMINAL_STATES.has(reply.state))
       problem(`${at}/plannedOutcome`, `a ${reply.state} request is settled: it has no planned outcome`);
   });
 }
-
-const TERMINAL_REPLY_STATES: ReadonlySet<string> = new Set(['rejected', 'delivered', 'failed', 'unknown']);
 
 function messageProblems(
   messages: readonly DataFileMessage[] | undefined,

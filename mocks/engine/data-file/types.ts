@@ -3,6 +3,7 @@
  * mock, and what `GET /__mock/data` exports. Identifiers are strings kept byte for byte; timestamps
  * are ISO 8601 or relative to the anchor (`"-2d"`, `"-90m"`, `"now"`; see ./time.ts).
  */
+import type { DeliveryOutcome, ReplyState } from '../../agent/replies/model.ts';
 
 /** ISO 8601 with a zone designator, or an offset from the anchor such as `-2d`, `-1d12h`, `+30m`, `now`. */
 export type Timestamp = string;
@@ -153,15 +154,7 @@ export interface DataFileReplyRequest {
   /** An action of the organization (in this file or the state it is merged into). */
   readonly actionId: string;
   readonly text: string;
-  readonly state:
-    | 'draft'
-    | 'awaiting_approval'
-    | 'rejected'
-    | 'queued'
-    | 'delivering'
-    | 'delivered'
-    | 'failed'
-    | 'unknown';
+  readonly state: ReplyState;
   /** As given to prepare_reply: null (default) posts to the action's own account. */
   readonly serverId?: string | null;
   /** As given to prepare_reply: null (default) replies as public as the action is. */
@@ -173,7 +166,7 @@ export interface DataFileReplyRequest {
   /** The time of the last move; default `createdAt`. */
   readonly updatedAt?: Timestamp;
   /** What a request not yet settled ends its delivery with. Default `delivered`. */
-  readonly plannedOutcome?: 'delivered' | 'failed' | 'unknown';
+  readonly plannedOutcome?: DeliveryOutcome;
 }
 
 /** A batch of the ingestion endpoint (spec 4.17) with the organization it was sent for. */
