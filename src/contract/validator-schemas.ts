@@ -176,7 +176,7 @@ export function responseSchema(operation: Operation, key: string): JsonSchema | 
   return mediaType === undefined || isJsonContentType(mediaType) ? schema : undefined;
 }
 
-/** Every validator of a contract: its key and the schema it compiles (what ./precompile.ts generates). */
+/** Every validator of a contract: its key and the schema it compiles (what scripts/build.js compiles ahead of time). */
 export function* validatorSchemas(
   doc: OpenAPIV3_1.Document,
   operations: ReadonlyMap<string, Operation>,

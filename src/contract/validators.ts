@@ -154,7 +154,7 @@ export function declaredResponseKey(operation: Operation, status: number): strin
 
 /**
  * Validators compiled ahead of time for one document, looked up by key (`validatorKey`); undefined
- * for a key it does not have. See ./precompile.ts.
+ * for a key it does not have. See ./precompiled.ts and scripts/build.js.
  */
 export type PrecompiledValidators = (key: string) => ValidateFunction | undefined;
 
