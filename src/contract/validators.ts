@@ -161,7 +161,7 @@ export type PrecompiledValidators = (key: string) => ValidateFunction | undefine
 export interface CreateValidatorsOptions {
   /**
    * Validators compiled ahead of time for this very document, used instead of compiling them. The
-   * CLI's bundle passes them for contract/openapi.json (./precompiled.ts).
+   * package's `contract` (./index.ts) passes those of contract/openapi.json (./precompiled.ts).
    */
   readonly precompiled?: PrecompiledValidators | undefined;
 }
