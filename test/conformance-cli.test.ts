@@ -5,22 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformCommand } from '../src/cli/conform.ts';
-import type { CliIo } from '../src/cli/io.ts';
 import { KEY_ENV } from '../src/client/types.ts';
 import { MUTANTS } from '../suites/mutations/faults.ts';
 import { withHook } from '../suites/mutations/hook.ts';
 import { mockKeys, type RunningTarget, startMockTarget } from '../suites/target.ts';
-
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  const value: CliIo = {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    signal: new AbortController().signal,
-  };
-  return { io: value, out, err };
-}
+import { captureIo } from './support/cli-io.ts';
 
 function env(baseUrl: string): NodeJS.ProcessEnv {
   const keys = mockKeys();
@@ -50,7 +39,7 @@ describe('cca-kit conform', () => {
   });
 
   it('exits 0 on a conformant deployment, writes JUnit and JSON reports without any key value', async () => {
-    const { io: cliIo, out, err } = io();
+    const { io: cliIo, out, err } = captureIo();
     const junit = join(dir, 'conform.xml');
     const json = join(dir, 'conform.json');
     const code = await runConformCommand(
@@ -77,11 +66,11 @@ describe('cca-kit conform', () => {
   it('exits 1 naming the rule on a faulty one; --baseline then accepts the known failure', async () => {
     const baseline = join(dir, 'baseline.json');
     const args = ['--seed', '9', '--runs', '3', '--only', 'inputs.listActions-query'];
-    const first = io();
+    const first = captureIo();
     expect(await runConformCommand(args, first.io, env(faulty.target.baseUrl))).toBe(1);
     expect(first.out.join('')).toMatch(/FAIL LIST-PAGESIZE-RANGE \(spec §4\.1\)/);
     expect(first.out.join('')).toContain('X-API-Key: $CCA_READ_KEY');
-    const update = io();
+    const update = captureIo();
     expect(
       await runConformCommand(
         [...args, '--baseline', baseline, '--update-baseline'],
@@ -89,7 +78,7 @@ describe('cca-kit conform', () => {
         env(faulty.target.baseUrl),
       ),
     ).toBe(0);
-    const again = io();
+    const again = captureIo();
     expect(
       await runConformCommand(
         [...args, '--seed', '10', '--baseline', baseline],
@@ -101,7 +90,7 @@ describe('cca-kit conform', () => {
   });
 
   it('a new failure wins over NOT CHECKED: exit 1, verdict not-conformant, missing keys still named', async () => {
-    const run = io();
+    const run = captureIo();
     const json = join(dir, 'failure-and-missing.json');
     const code = await runConformCommand(
       [
@@ -124,7 +113,7 @@ describe('cca-kit conform', () => {
   });
 
   it('refuses to run without a base URL (usage error)', async () => {
-    await expect(runConformCommand([], io().io, {})).rejects.toThrow(/--base-url/);
+    await expect(runConformCommand([], captureIo().io, {})).rejects.toThrow(/--base-url/);
   });
 });
 
@@ -155,7 +144,7 @@ describe('cca-kit conform: a run that checked nothing is not a pass', () => {
   });
 
   it('no keys at all: coverage leads the summary and the run ends NOT CHECKED with exit 3', async () => {
-    const run = io();
+    const run = captureIo();
     const dir = await mkdtemp(join(tmpdir(), 'cca-not-checked-'));
     const junit = join(dir, 'conform.xml');
     const code = await runConformCommand(
@@ -178,7 +167,7 @@ describe('cca-kit conform: a run that checked nothing is not a pass', () => {
   });
 
   it('--allow-not-run, or leaving out the laws that need the missing keys, turns NOT CHECKED into exit 0', async () => {
-    const allowed = io();
+    const allowed = captureIo();
     const args = ['--seed', '3', '--runs', '2', '--only', 'docs,status'];
     expect(
       await runConformCommand([...args, '--allow-not-run'], allowed.io, {
@@ -186,7 +175,7 @@ describe('cca-kit conform: a run that checked nothing is not a pass', () => {
       }),
     ).toBe(0);
     expect(allowed.out.join('')).toContain('RESULT: conformant');
-    const only = io();
+    const only = captureIo();
     expect(
       await runConformCommand(['--seed', '3', '--only', 'docs', '--skip', 'docs.no-reply-route'], only.io, {
         CCA_BASE_URL: good.target.baseUrl,
@@ -195,7 +184,7 @@ describe('cca-kit conform: a run that checked nothing is not a pass', () => {
   });
 
   it('optional keys missing (other organization, expired, revoked) do not make a run NOT CHECKED', async () => {
-    const run = io();
+    const run = captureIo();
     const code = await runConformCommand(
       ['--seed', '3', '--runs', '2', '--only', 'docs,auth,paging,status'],
       run.io,
@@ -206,7 +195,7 @@ describe('cca-kit conform: a run that checked nothing is not a pass', () => {
   });
 
   it('an unreachable base URL stops before the laws with one line and exit 2', async () => {
-    const run = io();
+    const run = captureIo();
     const code = await runConformCommand([], run.io, {
       ...env('http://127.0.0.1:9'),
       CCA_BASE_URL: 'http://127.0.0.1:9',
@@ -218,17 +207,17 @@ describe('cca-kit conform: a run that checked nothing is not a pass', () => {
   });
 
   it('a base URL whose /docs/json is an OpenAPI document of another API stops with exit 2', async () => {
-    const run = io();
+    const run = captureIo();
     const code = await runConformCommand([], run.io, { CCA_BASE_URL: foreignUrl });
     expect(code).toBe(2);
     expect(run.err.join('')).toMatch(/OpenAPI document of another API/);
-    const html = io();
+    const html = captureIo();
     expect(await runConformCommand([], html.io, { CCA_BASE_URL: `${good.target.baseUrl}/docs` })).toBe(2);
     expect(html.err.join('')).toMatch(/answered 404/);
   });
 
   it('--help documents the exit codes 0, 1, 2 and 3', async () => {
-    const run = io();
+    const run = captureIo();
     expect(await runConformCommand(['--help'], run.io, {})).toBe(0);
     const text = run.out.join('');
     for (const line of [
@@ -243,7 +232,7 @@ describe('cca-kit conform: a run that checked nothing is not a pass', () => {
 
 describe('cca-kit conform selectors', () => {
   it('refuses an --only that selects no law (usage error)', async () => {
-    const { io: cliIo } = io();
+    const { io: cliIo } = captureIo();
     await expect(
       runConformCommand(['--only', 'no-such-group'], cliIo, { CCA_BASE_URL: 'http://127.0.0.1:9' }),
     ).rejects.toThrow(/selects no law/);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { main } from '../src/cli/main.ts';
 import { runDiff } from '../src/diff/run.ts';
+import { captureIo } from './support/cli-io.ts';
 
 type Json = Record<string, unknown>;
 
@@ -51,20 +52,6 @@ function rewrite(path: string, status: number, body: Json): { status: number; bo
 }
 
 let key = '';
-
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: {
-      stdout: (t: string) => out.push(t),
-      stderr: (t: string) => err.push(t),
-      signal: new AbortController().signal,
-    },
-  };
-}
 
 beforeAll(async () => {
   mockA = await startMockServer({ seed: 11, actions: 300, agent: false });
@@ -115,7 +102,7 @@ interface Report {
 
 describe('cca-kit diff', () => {
   it('two identical mocks with different seeds show no difference (exit 0)', async () => {
-    const run = io();
+    const run = captureIo();
     const json = join(dir, 'same.json');
     expect(
       await main(
@@ -129,7 +116,7 @@ describe('cca-kit diff', () => {
   });
 
   it('finds each known difference with the right kind and the request that shows it', async () => {
-    const run = io();
+    const run = captureIo();
     const json = join(dir, 'known.json');
     const junit = join(dir, 'known.xml');
     expect(
@@ -173,23 +160,23 @@ describe('cca-kit diff', () => {
   it('a baseline of known differences makes the run pass; --ignore hides a path', async () => {
     const baseline = join(dir, 'baseline.json');
     const args = ['diff', '--mock', mockA.url, '--base-url', proxyUrl, '--seed', '5'];
-    expect(await main([...args, '--write-baseline', baseline], io().io)).toBe(1);
-    expect(await main([...args, '--baseline', baseline], io().io)).toBe(0);
+    expect(await main([...args, '--write-baseline', baseline], captureIo().io)).toBe(1);
+    expect(await main([...args, '--baseline', baseline], captureIo().io)).toBe(0);
     const json = join(dir, 'ignored.json');
-    await main([...args, '--ignore', '$.data[].priority', '--json', json], io().io);
+    await main([...args, '--ignore', '$.data[].priority', '--json', json], captureIo().io);
     const report = JSON.parse(await readFile(json, 'utf8')) as Report;
     expect(report.differences.some((d) => d.where.includes('priority'))).toBe(false);
     expect(report.differences.some((d) => d.where.includes('actionTitle'))).toBe(true);
   });
 
   it('starts a mock in process when --mock is absent, and stops it', async () => {
-    const run = io();
+    const run = captureIo();
     expect(await main(['diff', '--base-url', mockB.url, '--seed', '3'], run.io)).toBe(0);
     expect(run.out.join('')).toContain('in-process mock (seed 3)');
   });
 
   it('exits 2 when live refuses every request (no key): nothing was compared', async () => {
-    const run = io();
+    const run = captureIo();
     process.env['CCA_READ_KEY'] = 'cca_live_not_a_key';
     try {
       expect(await main(['diff', '--mock', mockA.url, '--base-url', mockB.url], run.io)).toBe(2);
@@ -213,11 +200,11 @@ describe('cca-kit diff', () => {
   });
 
   it('usage errors exit 2: no --base-url, a bad seed, a bad baseline', async () => {
-    expect(await main(['diff'], io().io)).toBe(2);
-    expect(await main(['diff', '--base-url', mockB.url, '--seed', '-1'], io().io)).toBe(2);
+    expect(await main(['diff'], captureIo().io)).toBe(2);
+    expect(await main(['diff', '--base-url', mockB.url, '--seed', '-1'], captureIo().io)).toBe(2);
     const bad = join(dir, 'bad-baseline.json');
     await import('node:fs/promises').then((fs) => fs.writeFile(bad, '{"known": 3}'));
-    const run = io();
+    const run = captureIo();
     expect(await main(['diff', '--base-url', mockB.url, '--baseline', bad], run.io)).toBe(2);
     expect(run.err.join('')).toContain('expected {"known"');
   });

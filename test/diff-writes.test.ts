@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { main } from '../src/cli/main.ts';
+import { captureIo } from './support/cli-io.ts';
 
 type Json = Record<string, unknown>;
 
@@ -25,20 +26,6 @@ const methods = new Map<string, number>();
 const writeBodies: { method: string; path: string; body: string }[] = [];
 /** When set, the proxy changes the 202 body of ingestion: `accepted` becomes a string, a key is added. */
 let rewriteIngestion = false;
-
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: {
-      stdout: (t: string) => out.push(t),
-      stderr: (t: string) => err.push(t),
-      signal: new AbortController().signal,
-    },
-  };
-}
 
 async function keyOf(mock: MockServer, profile: string): Promise<string> {
   const listed = (await (await fetch(new URL('/__mock/keys', mock.url))).json()) as {
@@ -114,7 +101,7 @@ interface Report {
 }
 
 async function diff(extra: readonly string[]): Promise<{ code: number; report: Report; out: string }> {
-  const run = io();
+  const run = captureIo();
   const json = join(dir, `r-${Math.random().toString(36).slice(2)}.json`);
   const code = await main(
     ['diff', '--mock', mockA.url, '--base-url', proxyUrl, '--seed', '4', '--json', json, ...extra],
@@ -187,7 +174,7 @@ describe('cca-kit diff --allow-writes', () => {
 
   it('writes do not hide that live refused every read: still exit 2', async () => {
     process.env['CCA_READ_KEY'] = 'cca_live_not_a_key';
-    const run = io();
+    const run = captureIo();
     expect(await main(['diff', '--mock', mockA.url, '--base-url', proxyUrl, '--allow-writes'], run.io)).toBe(
       2,
     );
@@ -195,7 +182,7 @@ describe('cca-kit diff --allow-writes', () => {
   });
 
   it('usage errors exit 2: a bad --max-rps or --max-requests', async () => {
-    expect(await main(['diff', '--base-url', proxyUrl, '--max-rps', 'fast'], io().io)).toBe(2);
-    expect(await main(['diff', '--base-url', proxyUrl, '--max-requests', '0'], io().io)).toBe(2);
+    expect(await main(['diff', '--base-url', proxyUrl, '--max-rps', 'fast'], captureIo().io)).toBe(2);
+    expect(await main(['diff', '--base-url', proxyUrl, '--max-requests', '0'], captureIo().io)).toBe(2);
   });
 });

@@ -13,6 +13,7 @@ import { main } from '../src/cli/main.ts';
 import { contractDocument } from '../src/contract/load.ts';
 import { liveDocumentUrl, runDrift, runOasdiff } from '../src/drift/index.ts';
 import { applyEdits, type Edit } from './fixtures/drift/edits.ts';
+import { captureIo } from './support/cli-io.ts';
 
 const realistic = JSON.parse(
   await readFile(new URL('./fixtures/drift/realistic.json', import.meta.url), 'utf8'),
@@ -48,20 +49,6 @@ let url: string;
 let mock: MockServer;
 let dir: string;
 
-function io() {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    io: {
-      stdout: (t: string) => out.push(t),
-      stderr: (t: string) => err.push(t),
-      signal: new AbortController().signal,
-    },
-  };
-}
-
 beforeAll(async () => {
   server = createServer((req, res) => {
     const name = (req.url ?? '').split('/')[1] ?? '';
@@ -85,13 +72,13 @@ afterAll(async () => {
 
 describe('cca-kit drift', () => {
   it('finds no drift between the bundled contract and the mock it ships (exit 0)', async () => {
-    const run = io();
+    const run = captureIo();
     expect(await main(['drift', '--base-url', mock.url], run.io)).toBe(0);
     expect(run.out.join('')).toContain('0 breaking, 0 additive');
   });
 
   it('classifies every change of a realistic edit of the contract, and exits 1 on the breaking ones', async () => {
-    const run = io();
+    const run = captureIo();
     const json = join(dir, 'r.json');
     const junit = join(dir, 'r.xml');
     const markdown = join(dir, 'r.md');
@@ -123,19 +110,21 @@ describe('cca-kit drift', () => {
   });
 
   it('exits 0 on additive changes only, 1 with --fail-on additive', async () => {
-    expect(await main(['drift', '--base-url', `${url}/additive`], io().io)).toBe(0);
-    expect(await main(['drift', '--base-url', `${url}/additive`, '--fail-on', 'additive'], io().io)).toBe(1);
+    expect(await main(['drift', '--base-url', `${url}/additive`], captureIo().io)).toBe(0);
+    expect(
+      await main(['drift', '--base-url', `${url}/additive`, '--fail-on', 'additive'], captureIo().io),
+    ).toBe(1);
   });
 
   it('--level changes the level of a check: a widened response enum made additive exits 0', async () => {
-    expect(await main(['drift', '--base-url', `${url}/enum`], io().io)).toBe(1);
+    expect(await main(['drift', '--base-url', `${url}/enum`], captureIo().io)).toBe(1);
     expect(
       await main(
         ['drift', '--base-url', `${url}/enum`, '--level', 'response-enum-widened=additive'],
-        io().io,
+        captureIo().io,
       ),
     ).toBe(0);
-    const bad = io();
+    const bad = captureIo();
     expect(
       await main(['drift', '--base-url', `${url}/enum`, '--level', 'no-such-check=additive'], bad.io),
     ).toBe(2);
@@ -147,8 +136,8 @@ describe('cca-kit drift', () => {
     const base = join(dir, 'base.json');
     await writeFile(live, JSON.stringify(liveDoc));
     await writeFile(base, JSON.stringify(liveDoc));
-    expect(await main(['drift', '--live', live], io().io)).toBe(1);
-    expect(await main(['drift', '--live', live, '--contract', base], io().io)).toBe(0);
+    expect(await main(['drift', '--live', live], captureIo().io)).toBe(1);
+    expect(await main(['drift', '--live', live, '--contract', base], captureIo().io)).toBe(0);
   });
 
   const bad: [string, string, RegExp][] = [
@@ -162,7 +151,7 @@ describe('cca-kit drift', () => {
   ];
   for (const [route, problem, message] of bad) {
     it(`exits 2 naming a bad live document: ${route} -> ${problem}`, async () => {
-      const run = io();
+      const run = captureIo();
       const junit = join(dir, `${route}.xml`);
       expect(await main(['drift', '--base-url', `${url}/${route}`, '--junit', junit], run.io)).toBe(2);
       expect(run.err.join('')).toContain(`${problem}: ${url}/${route}/docs/json`);
@@ -176,15 +165,15 @@ describe('cca-kit drift', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const refused = io();
+    const refused = captureIo();
     expect(await main(['drift', '--base-url', `http://127.0.0.1:${port}`], refused.io)).toBe(2);
     expect(refused.err.join('')).toMatch(/unreachable: .*unreachable \(.*ECONNREFUSED/);
-    const hung = io();
+    const hung = captureIo();
     const started = Date.now();
     expect(await main(['drift', '--base-url', `${url}/hang`, '--timeout-ms', '300'], hung.io)).toBe(2);
     expect(Date.now() - started).toBeLessThan(5000);
     expect(hung.err.join('')).toContain('no answer within 300 ms');
-    const file = io();
+    const file = captureIo();
     expect(await main(['drift', '--live', join(dir, 'nope.json')], file.io)).toBe(2);
     expect(file.err.join('')).toContain('cannot read the file (ENOENT)');
   });
@@ -192,7 +181,7 @@ describe('cca-kit drift', () => {
   it('names a bad --contract file too, and keeps a base URL path prefix', async () => {
     const broken = join(dir, 'broken-contract.json');
     await writeFile(broken, '{"openapi": "3.1.0",');
-    const run = io();
+    const run = captureIo();
     expect(await main(['drift', '--base-url', `${url}/realistic`, '--contract', broken], run.io)).toBe(2);
     expect(run.err.join('')).toContain(`not-json: ${broken}: not JSON`);
     expect(liveDocumentUrl('https://api.example.com/cca/').href).toBe(
@@ -210,9 +199,9 @@ describe('cca-kit drift', () => {
   });
 
   it('usage errors exit 2: neither or both of --base-url and --live, a bad --fail-on', async () => {
-    expect(await main(['drift'], io().io)).toBe(2);
-    expect(await main(['drift', '--base-url', url, '--live', 'x.json'], io().io)).toBe(2);
-    expect(await main(['drift', '--base-url', url, '--fail-on', 'never'], io().io)).toBe(2);
+    expect(await main(['drift'], captureIo().io)).toBe(2);
+    expect(await main(['drift', '--base-url', url, '--live', 'x.json'], captureIo().io)).toBe(2);
+    expect(await main(['drift', '--base-url', url, '--fail-on', 'never'], captureIo().io)).toBe(2);
   });
 
   it('oasdiff: reports "not installed" when the binary is absent, and runs it when present', async () => {
@@ -225,7 +214,7 @@ describe('cca-kit drift', () => {
       available: false,
       reason: 'cca-kit-no-such-oasdiff-binary is not installed (not found on PATH)',
     });
-    const cli = io();
+    const cli = captureIo();
     expect(await main(['drift', '--base-url', `${url}/realistic`, '--oasdiff'], cli.io)).toBe(1);
     expect(cli.out.join('')).toMatch(/oasdiff: oasdiff is not installed|oasdiff \(second opinion\): \d+/);
     const onPath = await runOasdiff(base, live);
