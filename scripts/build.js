@@ -15,7 +15,7 @@
  * Usage: node scripts/build.js   (npm run build; `prepare` runs it on npm ci, npm pack, npm publish)
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -28,6 +28,13 @@ const PRECOMPILED = `${DIST}src/contract/precompiled.js`;
  * ajv: see src/contract/ajv-load.ts). See `browserNeeds`.
  */
 const PRECOMPILED_BROWSER = `${DIST}src/contract/precompiled.browser.js`;
+/**
+ * The browser build's contract loader (package.json `browser` field): the same module as load.js, reading
+ * the contract without its prose (src/contract/lean-document.ts), which is most of the document's bytes.
+ */
+const LOAD = `${DIST}src/contract/load.js`;
+const LOAD_BROWSER = `${DIST}src/contract/load.browser.js`;
+const LEAN_CONTRACT = 'openapi.browser.json';
 /** The source folders compiled to dist/, as in tsconfig.build.json. */
 const SOURCE_FOLDERS = ['src', 'mocks', 'fixtures', 'suites'];
 /** Files the code reads at run time but does not import (tsc copies only imported JSON). */
@@ -37,6 +44,7 @@ const ENGINE_COMPONENTS = ['ModerationSubmission', 'ModerationDecision', 'Ingest
 
 compile();
 copyAssets();
+await writeLeanContract();
 const validators = await validatorSchemasOfContract();
 writePrecompiledValidators(
   PRECOMPILED,
@@ -48,6 +56,31 @@ writePrecompiledValidators(
   generateValidatorModule(validators, browserNeeds(validators)),
   ajvUnavailableLoader(),
 );
+
+/**
+ * Writes dist/contract/openapi.browser.json (the contract without prose) and load.browser.js, the loader
+ * that imports it; the `browser` field of package.json maps load.js to it.
+ */
+async function writeLeanContract() {
+  const { leanDocument } = await import(pathToFileURL(`${DIST}src/contract/lean-document.js`).href);
+  const full = JSON.parse(readFileSync(`${DIST}contract/openapi.json`, 'utf8'));
+  writeAtomically(`${DIST}contract/${LEAN_CONTRACT}`, JSON.stringify(leanDocument(full)));
+  const loader = readFileSync(LOAD, 'utf8');
+  const browserLoader = loader.replace("'../../contract/openapi.json'", `'../../contract/${LEAN_CONTRACT}'`);
+  if (browserLoader === loader) {
+    process.stderr.write(
+      `build: ${LOAD} no longer imports ../../contract/openapi.json; update writeLeanContract\n`,
+    );
+    process.exit(1);
+  }
+  writeAtomically(LOAD_BROWSER, browserLoader.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n'));
+}
+
+/** Written beside and renamed, so that a CLI starting meanwhile never reads half a file. */
+function writeAtomically(path, text) {
+  writeFileSync(`${path}.tmp`, text);
+  renameSync(`${path}.tmp`, path);
+}
 
 /**
  * Copies every file of the source folders that is not TypeScript (the agent's skill playbooks: Markdown,
@@ -199,9 +232,7 @@ function writePrecompiledValidators(path, { code, exportsByKey }, loadAjv) {
     loadAjv,
     '',
   ].join('\n');
-  // Written beside and renamed, so that a CLI starting meanwhile never reads half a module.
-  writeFileSync(`${path}.tmp`, text);
-  renameSync(`${path}.tmp`, path);
+  writeAtomically(path, text);
   // tsc's source map described the module it replaced.
   rmSync(`${path}.map`, { force: true });
   process.stdout.write(
