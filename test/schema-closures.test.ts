@@ -239,6 +239,21 @@ describe('keywords, one by one, against ajv', () => {
     same({ type: 'object', propertyNames: { pattern: '^[a-z]+$', maxLength: 2 } }, [
       { ab: 1, ABC: 2, 'a b': 3 },
     ]);
+    // Through an inlined $ref the errors carry `propertyName`; through a compiled one (it has refs) not.
+    const names = (a: Ajv2020) => {
+      const id = 'https://cca-kit.invalid/components/schemas/';
+      a.addSchema({ type: 'string', maxLength: 2 }, `${id}Short`);
+      a.addSchema(
+        { type: 'string', maxLength: 2, not: { $ref: '#/$defs/zz' }, $defs: { zz: { const: 'zz' } } },
+        `${id}Refs`,
+      );
+    };
+    const viaRef = (name: string) => ({
+      type: 'object',
+      propertyNames: { $ref: `https://cca-kit.invalid/components/schemas/${name}` },
+    });
+    same(viaRef('Short'), [{ abc: 1, ab: 2 }], {}, names);
+    same(viaRef('Refs'), [{ abc: 1, zz: 2, ab: 3 }], {}, names);
   });
 
   it('array keywords: items, prefixItems, contains, uniqueItems, sizes', () => {
