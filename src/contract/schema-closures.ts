@@ -147,7 +147,7 @@ function fits(type: string, v: unknown): boolean {
 }
 
 /** fast-deep-equal over JSON values, as ajv's `const`, `enum` and `uniqueItems` compare. */
-export function equal(a: unknown, b: unknown): boolean {
+function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
     return Number.isNaN(a) && Number.isNaN(b);
