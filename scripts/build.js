@@ -2,7 +2,7 @@
  * The package build: `tsc -p tsconfig.build.json` compiles src/, mocks/, fixtures/ and suites/ to
  * dist/ (ESM, .d.ts, source maps; JSON imported by the code is copied beside it), then this script
  * replaces dist/src/contract/precompiled.js with the contract's validators compiled ahead of time, and
- * writes the browser variant the package.json `browser` field points at (see `browserNeeds`).
+ * writes the browser variants the package.json `browser` field points at (see `PRECOMPILED_BROWSER`).
  *
  * Why ahead of time: ajv compiles a validator by generating JavaScript and evaluating it with
  * `new Function`, which a page whose Content-Security-Policy forbids `unsafe-eval` refuses, and which
@@ -23,9 +23,10 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = `${ROOT}dist/`;
 const PRECOMPILED = `${DIST}src/contract/precompiled.js`;
 /**
- * What a browser bundle gets instead (package.json `browser` field): the validators of the request
- * path only, and a `loadAjv` that says why ajv is missing (nothing else on the browser path imports
- * ajv: see src/contract/ajv-load.ts). See `browserNeeds`.
+ * What a browser bundle gets instead (package.json `browser` field): no generated code at all. ajv's
+ * standalone code for the request path alone was ~18 KB of a page's gzip; the browser build compiles the
+ * contract's schemas into closures at first use instead (src/contract/schema-closures.ts: ajv's errors,
+ * no `new Function`), from the document the engine carries anyway.
  */
 const PRECOMPILED_BROWSER = `${DIST}src/contract/precompiled.browser.js`;
 /**
@@ -39,8 +40,6 @@ const LEAN_CONTRACT = 'openapi.browser.json';
 const SOURCE_FOLDERS = ['src', 'mocks', 'fixtures', 'suites'];
 /** Files the code reads at run time but does not import (tsc copies only imported JSON). */
 const isAsset = (path) => !/\.(ts|tsx|mts|cts)$/.test(path) && !/(^|\/)biome\.json$/.test(path);
-/** Components the engine validates by name on the request path (moderation cases, data files). */
-const ENGINE_COMPONENTS = ['ModerationSubmission', 'ModerationDecision', 'IngestionBatch'];
 
 compile();
 copyAssets();
@@ -48,14 +47,10 @@ await writeLeanContract();
 const validators = await validatorSchemasOfContract();
 writePrecompiledValidators(
   PRECOMPILED,
-  generateValidatorModule(validators, () => true),
+  generateValidatorModule(validators),
   "export { loadAjv } from './ajv-load.js';",
 );
-writePrecompiledValidators(
-  PRECOMPILED_BROWSER,
-  generateValidatorModule(validators, browserNeeds(validators)),
-  ajvUnavailableLoader(),
-);
+writeAtomically(PRECOMPILED_BROWSER, closureLoader());
 
 /**
  * Writes dist/contract/openapi.browser.json (the contract without prose) and load.browser.js, the loader
@@ -122,47 +117,16 @@ async function validatorSchemasOfContract() {
 }
 
 /**
- * The validators a browser page can reach through `cca-kit/msw` with the engine's defaults: every
- * request validator (query, path, body, batch envelope) and the component validators they or the
- * engine use; not the response validators, which only `selfCheck` runs. Those, and components of
- * responses only, are left out of the browser build (about half of the code).
- */
-function browserNeeds({ document, all }) {
-  const components = new Set();
-  const visit = (value) => {
-    if (Array.isArray(value)) for (const item of value) visit(item);
-    else if (value !== null && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/schemas/')) {
-          const name = child.slice('#/components/schemas/'.length).split('/')[0];
-          if (!components.has(name)) {
-            components.add(name);
-            visit(document.components.schemas[name]);
-          }
-        } else visit(child);
-      }
-    }
-  };
-  for (const name of ENGINE_COMPONENTS) visit({ $ref: `#/components/schemas/${name}` });
-  for (const [key, schema] of all)
-    if (!key.startsWith('response ') && !key.startsWith('component ')) visit(schema);
-  return (key) =>
-    !key.startsWith('response ') &&
-    (!key.startsWith('component ') || components.has(key.slice('component '.length)));
-}
-
-/**
- * One ES module of the selected validators, compiled with the same ajv configuration as at run time,
+ * One ES module of every validator, compiled with the same ajv configuration as at run time,
  * and the export name of each key.
  */
-function generateValidatorModule({ document, all, schemas }, selected) {
+function generateValidatorModule({ document, all, schemas }) {
   const standalone = createRequire(`${ROOT}package.json`)('ajv/dist/standalone/index.js').default;
   const ajv = schemas.createAjv(document, { source: true, esm: true });
   // Each validator is registered under an id so that one standalone module can export them all.
   const exportsByKey = new Map();
   const idsByExport = {};
   for (const [key, schema] of all) {
-    if (!selected(key)) continue;
     const name = `v${exportsByKey.size}`;
     let id = schemas.componentIdOf(schema);
     if (id === undefined) {
@@ -241,14 +205,13 @@ function writePrecompiledValidators(path, { code, exportsByKey }, loadAjv) {
 }
 
 /**
- * `loadAjv` in a browser bundle: the node one (src/contract/ajv-load.ts) requires ajv through
- * `node:module`, which a browser has not; every validator the browser path needs is precompiled.
+ * precompiled.js in a browser bundle: no validator compiled ahead of time, and a `loadAjv` that hands
+ * out the closure compiler with ajv's interface, so validators.ts and the data file check run unchanged.
  */
-function ajvUnavailableLoader() {
-  return `export const loadAjv = () => {
-  throw new Error(
-    'cca-kit in a browser validates with validators compiled ahead of time; this one is not among them ' +
-      '(response validators run only with selfCheck). Use selfCheck in node, or bundle cca-kit for node.',
-  );
-};`;
+function closureLoader() {
+  return `// Generated by scripts/build.js: the browser build's validators (see src/contract/schema-closures.ts).
+import { addFormats, ClosureAjv } from './schema-closures.js';
+export const precompiledValidators = undefined;
+export const loadAjv = () => ({ Ajv2020: ClosureAjv, addFormats });
+`;
 }

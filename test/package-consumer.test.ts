@@ -236,6 +236,20 @@ describe('the packed package installed into a fresh project', () => {
       expect(await tab.textContent('#list-status')).toBe('200');
       expect((await tab.textContent('#ids'))?.split(',')).toHaveLength(3);
       expect(await tab.textContent('#invalid')).toMatch(/^400 .*pageSize/);
+      // The body validator of the browser build reports every problem, as in node.
+      const bodyInvalid = (await tab.textContent('#body-invalid')) ?? '';
+      expect(bodyInvalid).toMatch(/^400 /);
+      expect(bodyInvalid).toContain('externalId');
+      expect(bodyInvalid).toContain('media');
+      // The data file's full schema runs in the page: an enum the reduced shape check would not see.
+      expect(await tab.textContent('#data-file')).toBe('DataFileError /organizations/0/moderationMode');
+      // /docs/json serves the contract without prose (src/contract/lean-document.ts), every path kept.
+      expect(await tab.textContent('#docs')).toMatch(
+        /^3\.1\.\d+ \d+ The cca-kit browser build serves this contract/,
+      );
+      expect(await tab.textContent('#violations')).toBe(
+        'invalid-request listActions,invalid-request submitModerationCase',
+      );
       expect(await tab.getAttribute('body', 'data-violations')).toBeNull();
       expect(errors.filter((error) => /Content Security Policy/i.test(error))).toEqual([]);
       // The policy is in force: a script written into the page is refused and reported as a violation.

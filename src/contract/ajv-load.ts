@@ -5,7 +5,8 @@
  * of CommonJS modules) unless something compiles a schema at run time (`compileAll`, a custom contract).
  * Both are CommonJS, so `require` loads them synchronously, which keeps validator creation synchronous.
  * Only the built precompiled module (scripts/build.js) exports this loader; a browser bundle never
- * reaches it (its precompiled variant throws instead), and running from source imports ajv directly.
+ * reaches it (its precompiled variant compiles into closures: ./schema-closures.ts), and running from
+ * source imports ajv directly.
  */
 import { createRequire } from 'node:module';
 import type { Ajv2020 } from 'ajv/dist/2020.js';

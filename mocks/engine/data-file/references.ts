@@ -34,8 +34,8 @@ export const NOTHING_EXISTS: ExistingState = {
 };
 
 /**
- * A contract component check, or no problem where its validator is not available (a browser build
- * holds only the request-path validators compiled ahead of time).
+ * A contract component check. A validator that cannot be built is not a problem of the user's file, and
+ * the check must not crash on it, so it reports none.
  */
 function componentProblems(name: SchemaName, value: unknown, at: string): DataProblem[] {
   try {

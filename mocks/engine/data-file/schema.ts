@@ -6,28 +6,24 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import schema from '../../../contract/data.schema.json' with { type: 'json' };
 // ajv is loaded at the first data file, not with the engine (see src/contract/ajv-load.ts).
 import { loadAjv } from '../../../src/contract/precompiled.ts';
-import { shapeProblems } from './shape.ts';
 import type { DataProblem } from './types.ts';
 
 /** The schema as shipped, for tools that want it (`$id` https://cca-kit.invalid/data.schema.json). */
 export const dataFileSchema: Readonly<Record<string, unknown>> = schema;
 
-let compiled: ValidateFunction | null | undefined;
+let compiled: ValidateFunction | undefined;
 
-/** The compiled schema, or null where ajv is not available (a browser build: see ./shape.ts). */
-function validator(): ValidateFunction | null {
-  if (compiled !== undefined) return compiled;
-  try {
-    const { Ajv2020 } = loadAjv();
-    compiled = new Ajv2020({
-      strict: true,
-      strictRequired: false,
-      allErrors: true,
-      allowUnionTypes: true,
-    }).compile(schema);
-  } catch {
-    compiled = null;
-  }
+/**
+ * The compiled schema: by ajv in node, by the closure compiler in a browser build (package.json
+ * `browser`: src/contract/schema-closures.ts, the same errors without generated code).
+ */
+function validator(): ValidateFunction {
+  compiled ??= new (loadAjv().Ajv2020)({
+    strict: true,
+    strictRequired: false,
+    allErrors: true,
+    allowUnionTypes: true,
+  }).compile(schema);
   return compiled;
 }
 
@@ -54,7 +50,6 @@ const SUMMARY_KEYWORDS = new Set(['if', 'anyOf']);
 /** Problems of `value` against the schema (empty when it conforms). */
 export function schemaProblems(value: unknown): DataProblem[] {
   const validate = validator();
-  if (validate === null) return shapeProblems(value);
   if (validate(value)) return [];
   const seen = new Set<string>();
   const problems: DataProblem[] = [];

@@ -15,7 +15,18 @@ const show = (id, text) => {
 };
 
 try {
-  const mock = createHandlers({ baseUrl: '/api', clock: 'frozen' });
+  // A data file with a bad enum value: only the full data schema (not the reduced shape check) sees it.
+  try {
+    createHandlers({
+      baseUrl: '/other',
+      data: { version: 1, organizations: [{ id: 'org_x', name: 'X', moderationMode: 'sometimes' }] },
+    });
+    show('data-file', 'accepted');
+  } catch (error) {
+    show('data-file', `${error.name} ${error.problems.map((p) => p.pointer).join(',')}`);
+  }
+  // selfCheck: every answer is validated against its response schema, in the page, with no eval.
+  const mock = createHandlers({ baseUrl: '/api', clock: 'frozen', selfCheck: true });
   await setupWorker(...mock.handlers).start({ quiet: true, serviceWorker: { url: '/mockServiceWorker.js' } });
   const key = mock.admin.listKeys('org_acme').find((k) => k.profile === 'reporting' && k.status === 'active');
   const list = await fetch('/api/v0/action/list?pageSize=3', { headers: { 'x-api-key': key.key } });
@@ -24,6 +35,24 @@ try {
   show('ids', body.data.map((action) => action.actionId).join(','));
   const invalid = await fetch('/api/v0/action/list?pageSize=501', { headers: { 'x-api-key': key.key } });
   show('invalid', `${invalid.status} ${(await invalid.json()).error}`);
+  const writeKey = mock.admin
+    .listKeys('org_acme')
+    .find((k) => k.profile === 'write' && k.status === 'active');
+  const submission = await fetch('/api/v0/moderation/cases', {
+    method: 'POST',
+    headers: { 'x-api-key': writeKey.key, 'content-type': 'application/json' },
+    body: JSON.stringify({ externalId: 7, media: 'none' }),
+  });
+  show('body-invalid', `${submission.status} ${JSON.stringify(await submission.json())}`);
+  const docs = await (await fetch('/api/docs/json')).json();
+  show('docs', `${docs.openapi} ${Object.keys(docs.paths).length} ${docs.info.description}`);
+  show(
+    'violations',
+    mock.admin
+      .violations()
+      .map((v) => `${v.kind} ${v.operationId}`)
+      .join(','),
+  );
   document.body.dataset.ready = 'true';
 } catch (error) {
   show('error', error instanceof Error ? `${error.name}: ${error.message}` : String(error));
