@@ -150,6 +150,10 @@ describe('the packed package installed into a fresh project', () => {
         headers: { 'x-api-key': readKey ?? '' },
       });
       expect(list.status).toBe(200);
+      // The agent guide ships with the package (package.json `files`), so the installed mock serves it.
+      const guide = await fetch(`${mock.url}/agent/docs/agent-interface.md`);
+      expect(guide.status).toBe(200);
+      expect(await guide.text()).toMatch(/^# /);
       const conform = await runIn(
         project(),
         'npx',
