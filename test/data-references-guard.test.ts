@@ -1,7 +1,7 @@
 /**
  * The reference checks of a data file run only on what the data schema accepted, and never throw on it:
  * whatever JSON a user loads is refused with problems, never a crash. The schema is checked in full in
- * node (ajv) and in a browser build (src/contract/schema-closures.ts, held to ajv by its own tests).
+ * node (ajv) and in a browser build (src/contract/schema-closures/, held to ajv by its own tests).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

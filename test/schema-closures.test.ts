@@ -1,5 +1,5 @@
 /**
- * ClosureAjv (src/contract/schema-closures.ts) against ajv itself: the same validity and the same errors
+ * ClosureAjv (src/contract/schema-closures/) against ajv itself: the same validity and the same errors
  * (instancePath, schemaPath, keyword, params, message, in the same order) for every validator of the
  * contract, for contract/data.schema.json, through the contract's own API, and keyword by keyword.
  */
@@ -15,7 +15,7 @@ import type { JsonSchema } from '../src/arbitraries/json-schema.ts';
 import { createContract } from '../src/contract/contract.ts';
 import { contractDocument } from '../src/contract/load.ts';
 import { buildOperationTable, resolveLocalRef } from '../src/contract/operations.ts';
-import { addFormats, ClosureAjv, ucs2length } from '../src/contract/schema-closures.ts';
+import { addFormats, ClosureAjv, ucs2length } from '../src/contract/schema-closures/index.ts';
 import { compileIn, createAjv, responseSchema, validatorSchemas } from '../src/contract/validator-schemas.ts';
 import { valuesFor } from './support/schema-closures-values.ts';
 
@@ -23,7 +23,7 @@ import { valuesFor } from './support/schema-closures-values.ts';
 const engine = vi.hoisted(() => ({ closures: false }));
 vi.mock('../src/contract/precompiled.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../src/contract/precompiled.ts')>();
-  const { closureAjvModules } = await import('../src/contract/schema-closures.ts');
+  const { closureAjvModules } = await import('../src/contract/schema-closures/index.ts');
   return { ...real, loadAjv: () => (engine.closures ? closureAjvModules : real.loadAjv()) };
 });
 

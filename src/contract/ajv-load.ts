@@ -5,7 +5,7 @@
  * of CommonJS modules) unless something compiles a schema at run time (`compileAll`, a custom contract).
  * Both are CommonJS, so `require` loads them synchronously, which keeps validator creation synchronous.
  * Only the built precompiled module (scripts/build.js) exports this loader; a browser bundle never
- * reaches it (its precompiled variant compiles into closures: ./schema-closures.ts), and running from
+ * reaches it (its precompiled variant compiles into closures: ./schema-closures/), and running from
  * source imports ajv directly.
  */
 import { createRequire } from 'node:module';

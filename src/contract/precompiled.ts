@@ -16,6 +16,6 @@ export const precompiledValidators: PrecompiledValidators | undefined = undefine
  * How a validator that is not precompiled gets ajv. From source, imported with this module (every
  * validator compiles at run time anyway, and a browser bundle of the source keeps working). The build's
  * replacement loads it at first use instead (./ajv-load.ts); its browser variant hands out the closure
- * compiler with ajv's interface (./schema-closures.ts), which generates no code.
+ * compiler with ajv's interface (./schema-closures/), which generates no code.
  */
 export const loadAjv = (): AjvModules => ({ Ajv2020, addFormats: formatsModule.default });

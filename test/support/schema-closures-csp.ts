@@ -6,7 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import dataSchema from '../../contract/data.schema.json' with { type: 'json' };
 import { contractDocument } from '../../src/contract/load.ts';
-import { addFormats, ClosureAjv } from '../../src/contract/schema-closures.ts';
+import { addFormats, ClosureAjv } from '../../src/contract/schema-closures/index.ts';
 import { componentSchemas, rewriteRefs, SCHEMA_ID_PREFIX } from '../../src/contract/validator-schemas.ts';
 
 const engine = process.argv[2] ?? 'closures';

@@ -15,7 +15,7 @@ let compiled: ValidateFunction | undefined;
 
 /**
  * The compiled schema: by ajv in node, by the closure compiler in a browser build (package.json
- * `browser`: src/contract/schema-closures.ts, the same errors without generated code).
+ * `browser`: src/contract/schema-closures/, the same errors without generated code).
  */
 function validator(): ValidateFunction {
   compiled ??= new (loadAjv().Ajv2020)({
