@@ -15,9 +15,20 @@
  * Usage: node scripts/build.js   (npm run build; `prepare` runs it on npm ci, npm pack, npm publish)
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { staleFiles } from './stale-files.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = `${ROOT}dist/`;
@@ -51,6 +62,23 @@ writePrecompiledValidators(
   "export { loadAjv } from './ajv-load.js';",
 );
 writeAtomically(PRECOMPILED_BROWSER, closureLoader());
+pruneStale();
+
+/** Deletes what no source produces any more (a module deleted or moved), so that `npm pack` never ships it. */
+function pruneStale() {
+  const generated = new Set(
+    [PRECOMPILED_BROWSER, LOAD_BROWSER, `${DIST}contract/${LEAN_CONTRACT}`].map((path) =>
+      path.slice(DIST.length),
+    ),
+  );
+  const files = readdirSync(DIST, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(DIST, join(entry.parentPath, entry.name)).split(sep).join('/'));
+  const stale = staleFiles(files, (path) => existsSync(`${ROOT}${path}`), generated);
+  for (const path of stale) rmSync(`${DIST}${path}`);
+  if (stale.length > 0)
+    process.stdout.write(`build: removed ${stale.length} stale file(s) from dist/: ${stale.join(', ')}\n`);
+}
 
 /**
  * Writes dist/contract/openapi.browser.json (the contract without prose) and load.browser.js, the loader
