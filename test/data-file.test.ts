@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
 import { agentSays, scenario, userSays } from '../mocks/engine/data-file/builder.ts';
-import type { DataFile } from '../mocks/engine/data-file/types.ts';
+import type { DataFile, DataFileAction } from '../mocks/engine/data-file/types.ts';
 import { DataFileError } from '../mocks/engine/data-file/validate.ts';
 import { createEngine } from '../mocks/engine/index.ts';
 import { at, get, list } from './data-support.ts';
@@ -103,6 +103,63 @@ describe('data files: user-defined data in the mock', () => {
     });
     expect(engine.selfCheckFailures).toEqual([]);
     expect(engine.unexpectedErrors).toEqual([]);
+  });
+
+  it("counts an action's stated scores in the averages no action field carries, and an action without one in none", async () => {
+    const file = scenario()
+      .organization('org_scores')
+      .key({ key: 'scores_reporting_key', profile: 'reporting' })
+      .agent({ userId: BIG, name: 'Ada' })
+      .tag({ id: 't1', value: 'One', group: 'G' })
+      .action({
+        actionId: 's1',
+        assignee: BIG,
+        tags: ['t1'],
+        scores: {
+          resolutionQuality: 4,
+          sentimentChange: 0.5,
+          rubricScore: 80,
+          actionability: 0.2,
+          relevance: 0.9,
+        },
+        messages: [userSays('Hi', '-2h'), agentSays('Hello', '-1h')],
+      })
+      .action({
+        actionId: 's2',
+        assignee: BIG,
+        tags: ['t1'],
+        scores: { resolutionQuality: 2, actionability: 0.6 },
+        messages: [userSays('Hi', '-3h'), agentSays('Hello', '-2h')],
+      })
+      .action({
+        actionId: 's3',
+        assignee: BIG,
+        tags: ['t1'],
+        messages: [userSays('Hi', '-4h'), agentSays('Yo', '-3h')],
+      })
+      .build();
+    const engine = createEngine({ data: file, clock: clock(), selfCheck: true });
+    const agents = await get(engine, '/v0/agents', 'scores_reporting_key');
+    expect(at(list(agents.body, 'data')[0], 'metrics')).toMatchObject({
+      totalActions: 3,
+      averageResolutionQuality: 3, // (4 + 2) / 2: s3 states none
+      averageSentimentChange: 0.5, // s1 only
+      averageRubricScore: 80,
+    });
+    const tags = await get(engine, '/v0/analytics/tags', 'scores_reporting_key');
+    expect(at(tags.body, 'data', 'volumeByTag', 0)).toMatchObject({
+      tagId: 't1',
+      total: 3,
+      avgActionability: 0.4, // (0.2 + 0.6) / 2
+      avgRelevance: 0.9,
+    });
+    expect(engine.selfCheckFailures).toEqual([]);
+    // Out of range is refused by the schema, by pointer.
+    const bad: DataFile = {
+      ...file,
+      actions: [{ ...(file.actions?.[0] as DataFileAction), scores: { rubricScore: 101 } }],
+    };
+    expect(() => createEngine({ data: bad, clock: clock() })).toThrow(/\/actions\/0\/scores\/rubricScore/);
   });
 
   it('derives analytics, agent and queue metrics from the loaded actions (checked by hand)', async () => {

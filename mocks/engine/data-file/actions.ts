@@ -80,6 +80,7 @@ export function toActionInput(action: DataFileAction, anchor: number): IngestedA
       csatFeedback: action.csatFeedback ?? null,
       estimatedCsat: action.estimatedCSAT ?? null,
       moderation: action.moderation ?? null,
+      ...(action.scores === undefined ? {} : { scores: action.scores }),
       comments: action.comments ?? [],
     },
   };

@@ -5,6 +5,7 @@
  */
 import { NULL_INDEX } from '../../../fixtures/generate/table.ts';
 import { keyStatus } from '../auth/index.ts';
+import { scoresOf } from '../data/analytics.ts';
 import type { OrgData } from '../data/state.ts';
 import { actionDetail, actionSummary } from '../data/view.ts';
 import { ingestedActionId, threadIdOf } from '../ingestion/index.ts';
@@ -127,6 +128,7 @@ function actionOf(org: OrgData, row: number): DataFileAction {
       return tag === undefined ? [] : [tag.id];
     });
   const ingested = org.ingested.get(row);
+  const scores = scoresOf(org, row);
   return {
     organizationId: org.catalog.organization.id,
     actionId: String(d['actionId']),
@@ -160,6 +162,7 @@ function actionOf(org: OrgData, row: number): DataFileAction {
     csatScore: d['csatScore'] as Defined<DataFileAction['csatScore']>,
     csatFeedback: str(d['csatFeedback']),
     estimatedCSAT: d['estimatedCSAT'] as number | null,
+    ...(scores === undefined ? {} : { scores }),
     tags: tagIds(false),
     closingTags: tagIds(true),
     customFields: s['customFields'] as Record<string, unknown>,

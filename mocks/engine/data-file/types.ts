@@ -4,6 +4,7 @@
  * are ISO 8601 or relative to the anchor (`"-2d"`, `"-90m"`, `"now"`; see ./time.ts).
  */
 import type { DeliveryOutcome, ReplyState } from '../../agent/replies/model.ts';
+import type { ActionScores } from '../data/ingest-types.ts';
 
 /** ISO 8601 with a zone designator, or an offset from the anchor such as `-2d`, `-1d12h`, `+30m`, `now`. */
 export type Timestamp = string;
@@ -116,6 +117,13 @@ export interface DataFileAction {
   readonly csatScore?: '1' | '2' | '3' | '4' | '5' | null;
   readonly csatFeedback?: string | null;
   readonly estimatedCSAT?: number | null;
+  /**
+   * The action's share of the averages no action field carries (agent and queue metrics'
+   * averageResolutionQuality, averageSentimentChange, averageRubricScore; tag analytics' avgActionability,
+   * avgRelevance). The export writes them, so a reloaded export keeps those averages; an action without
+   * one counts in no average of it.
+   */
+  readonly scores?: ActionScores;
   /** Tag ids of the organization. */
   readonly tags?: readonly string[];
   readonly closingTags?: readonly string[];

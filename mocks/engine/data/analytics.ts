@@ -11,9 +11,24 @@ import {
   sentimentChangeOf,
 } from '../../../fixtures/generate/derive.ts';
 import { FLAG_INGESTED, NULL_SCORE } from '../../../fixtures/generate/table.ts';
+import type { ActionScores } from './ingest-types.ts';
 import type { OrgData } from './state.ts';
 
 export const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/** An action's scores (see `ActionScores`): derived from a generated action's seed, or as loaded. */
+export function scoresOf(org: OrgData, row: number): ActionScores | undefined {
+  const t = org.table;
+  if (t.hasFlag(row, FLAG_INGESTED)) return org.ingested.get(row)?.extras?.scores;
+  const seed = t.seed[row] ?? 0;
+  return {
+    resolutionQuality: resolutionQualityOf(seed),
+    sentimentChange: sentimentChangeOf(seed),
+    rubricScore: rubricScoreOf(seed),
+    actionability: actionabilityOf(seed),
+    relevance: relevanceOf(seed),
+  };
+}
 
 class Mean {
   sum = 0;
@@ -21,6 +36,10 @@ class Mean {
   add(x: number): void {
     this.sum += x;
     this.n++;
+  }
+  /** A figure a data file may leave out: an action without it counts in no average of it. */
+  addDefined(x: number | undefined): void {
+    if (x !== undefined) this.add(x);
   }
   /** The mean, rounded to two decimals; 0 when there is no value (the spec's metrics are all numbers). */
   value(): number {
@@ -94,6 +113,13 @@ export class MetricsAccumulator {
       this.quality.add(resolutionQualityOf(seed));
       this.sentimentChange.add(sentimentChangeOf(seed));
       this.rubric.add(rubricScoreOf(seed));
+    } else {
+      const scores = org.ingested.get(row)?.extras?.scores;
+      if (scores !== undefined) {
+        this.quality.addDefined(scores.resolutionQuality);
+        this.sentimentChange.addDefined(scores.sentimentChange);
+        this.rubric.addDefined(scores.rubricScore);
+      }
     }
     const bucket = BUCKET[t.status[row] ?? 0] ?? 'active';
     this.buckets[bucket]++;
@@ -145,6 +171,12 @@ export class TagAccumulator {
       const seed = t.seed[row] ?? 0;
       this.actionability.add(actionabilityOf(seed));
       this.relevance.add(relevanceOf(seed));
+    } else {
+      const scores = org.ingested.get(row)?.extras?.scores;
+      if (scores !== undefined) {
+        this.actionability.addDefined(scores.actionability);
+        this.relevance.addDefined(scores.relevance);
+      }
     }
   }
 

@@ -71,11 +71,27 @@ export interface ActionExtras {
   readonly csatFeedback?: string | null;
   readonly estimatedCsat?: number | null;
   readonly moderation?: 'approved' | 'flagged' | 'hidden' | null;
+  /** Figures of the agent and tag metrics the spec shows no action field for (a data file's `scores`). */
+  readonly scores?: ActionScores;
   readonly comments?: readonly {
     readonly text: string;
     readonly authorNativeId: string;
     readonly authorNativeName: string | null;
   }[];
+}
+
+/**
+ * An action's share of the averages of agent, queue and tag metrics that no action field carries:
+ * averageResolutionQuality (1..5), averageSentimentChange (-1..1), averageRubricScore (0..100),
+ * avgActionability and avgRelevance (0..1). A generated action derives them from its seed; an ingested
+ * or loaded one has those its data file states, and counts in no average it leaves out.
+ */
+export interface ActionScores {
+  readonly resolutionQuality?: number;
+  readonly sentimentChange?: number;
+  readonly rubricScore?: number;
+  readonly actionability?: number;
+  readonly relevance?: number;
 }
 
 /** The stored form: times normalised to epoch ms. */
