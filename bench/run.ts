@@ -6,7 +6,8 @@
  *   npm run bench -- --quick                       # short rounds and small sizes, into bench/results/quick/
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
- * Sections: throughput, startup, scale, conformance, garbage, soak, package, agent. Each writes
+ * Sections: throughput, startup, scale, conformance, garbage, soak, package, agent, agent-paging,
+ * agent-conformance, validators. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -33,6 +34,7 @@ import { scale } from './sections/scale.ts';
 import { soak } from './sections/soak.ts';
 import { startup } from './sections/startup.ts';
 import { type Comparison, throughput } from './sections/throughput.ts';
+import { renderValidators, type ValidatorsResult, validatorsSection } from './sections/validators.ts';
 
 const SECTIONS = [
   'throughput',
@@ -45,6 +47,7 @@ const SECTIONS = [
   'agent',
   'agent-paging',
   'agent-conformance',
+  'validators',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -189,6 +192,9 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
     case 'agent-conformance':
       await timed(section, () => agentConformance({ seeds: quick ? [1] : [1, 2, 3], runs: 10, log }));
       break;
+    case 'validators':
+      await timed(section, () => validatorsSection({ ms: quick ? 200 : 1000, log }));
+      break;
   }
 }
 
@@ -233,6 +239,16 @@ if (existsSync(agentConformanceFile)) {
     renderAgentConformance(
       measured.result,
       `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; ${measured.machine.nproc} cores, load average ${measured.machine.load1} before._`,
+    ),
+  );
+}
+const validatorsFile = join(outDir, 'validators.json');
+if (existsSync(validatorsFile)) {
+  const measured = JSON.parse(readFileSync(validatorsFile, 'utf8')) as Stamped<ValidatorsResult>;
+  notes.push(
+    renderValidators(
+      measured.result,
+      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; load average ${measured.machine.load1} before._`,
     ),
   );
 }

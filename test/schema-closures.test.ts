@@ -9,32 +9,24 @@ import { Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import dataSchema from '../contract/data.schema.json' with { type: 'json' };
 import type { JsonSchema } from '../src/arbitraries/json-schema.ts';
 import { createContract } from '../src/contract/contract.ts';
 import { contractDocument } from '../src/contract/load.ts';
 import { buildOperationTable, resolveLocalRef } from '../src/contract/operations.ts';
-import { addFormats, ClosureAjv, ucs2length } from '../src/contract/schema-closures/index.ts';
+import {
+  addFormats,
+  ClosureAjv,
+  closureAjvModules,
+  ucs2length,
+} from '../src/contract/schema-closures/index.ts';
 import { compileIn, createAjv, responseSchema, validatorSchemas } from '../src/contract/validator-schemas.ts';
 import { valuesFor } from './support/schema-closures-values.ts';
 
-// createAjv gets ajv through loadAjv(); switched on, it gets ClosureAjv, so both run the same set-up steps.
-const engine = vi.hoisted(() => ({ closures: false }));
-vi.mock('../src/contract/precompiled.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/contract/precompiled.ts')>();
-  const { closureAjvModules } = await import('../src/contract/schema-closures/index.ts');
-  return { ...real, loadAjv: () => (engine.closures ? closureAjvModules : real.loadAjv()) };
-});
-
-function closureAjvOf(doc: OpenAPIV3_1.Document): ReturnType<typeof createAjv> {
-  engine.closures = true;
-  try {
-    return createAjv(doc);
-  } finally {
-    engine.closures = false;
-  }
-}
+// createAjv takes the compiler: both run the same set-up steps (formats, annotation keywords, components).
+const closureAjvOf = (doc: OpenAPIV3_1.Document): ReturnType<typeof createAjv> =>
+  createAjv(doc, undefined, closureAjvModules);
 
 const doc = contractDocument;
 const operations = buildOperationTable(doc);

@@ -8,6 +8,7 @@
  */
 import type { Ajv2020, CodeOptions, ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { AjvModules } from './ajv-load.ts';
 import { type JsonSchema, type Operation, type OperationParameter, resolveLocalRef } from './operations.ts';
 import { loadAjv } from './precompiled.ts';
 
@@ -72,12 +73,18 @@ export function componentSchemas(doc: OpenAPIV3_1.Document): Obj {
  * The ajv instance every validator of a document compiles in: 2020-12 in strict mode, formats, the
  * OpenAPI and `x-` keywords as annotations, every component schema registered once under its own id.
  * `code` is passed to ajv (`{ source: true }` keeps the generated code, for standalone modules).
+ * `modules` is the compiler: ajv by default; the browser build's closure compiler has the same interface
+ * (./schema-closures/), which a benchmark and a test pass here to compare the two on equal set-up.
  */
-export function createAjv(doc: OpenAPIV3_1.Document, code?: CodeOptions): Ajv2020 {
+export function createAjv(
+  doc: OpenAPIV3_1.Document,
+  code?: CodeOptions,
+  modules: AjvModules = loadAjv(),
+): Ajv2020 {
   // `validateSchema: false`: ajv would otherwise compile the meta-schema and check each registered
   // schema against it here, ~40 ms of every mock's start-up. Strict mode still rejects unknown keywords
   // and malformed keyword values when a validator compiles; `compileAll` runs the meta-schema check.
-  const { Ajv2020, addFormats } = loadAjv();
+  const { Ajv2020, addFormats } = modules;
   const ajv = new Ajv2020({
     strict: true,
     allErrors: true,
