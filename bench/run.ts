@@ -205,52 +205,29 @@ for (const section of SECTIONS) {
 }
 const analysisFile = join(ROOT, 'bench/ANALYSIS.md');
 const notes = quick || !existsSync(analysisFile) ? [] : [readFileSync(analysisFile, 'utf8').trim()];
-const packageFile = join(outDir, 'package.json');
-if (existsSync(packageFile)) {
-  const measured = JSON.parse(readFileSync(packageFile, 'utf8')) as Stamped<PackageResult>;
-  notes.push(
-    renderPackage(measured.result, `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`),
-  );
+/** The rendered section of one measured result file, if the section was ever run into this folder. */
+function sectionNote<T>(section: Section, render: (result: T, stamp: string) => string, detail = ''): void {
+  const file = join(outDir, `${section}.json`);
+  if (!existsSync(file)) return;
+  const measured = JSON.parse(readFileSync(file, 'utf8')) as Stamped<T>;
+  const stamp = `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s${detail
+    .replaceAll('{cores}', String(measured.machine.nproc))
+    .replaceAll('{load}', String(measured.machine.load1))
+    .replaceAll('{loadAfter}', String(measured.loadAfter))}._`;
+  notes.push(render(measured.result, stamp));
 }
-const agentFile = join(outDir, 'agent.json');
-if (existsSync(agentFile)) {
-  const measured = JSON.parse(readFileSync(agentFile, 'utf8')) as Stamped<AgentResult>;
-  notes.push(
-    renderAgent(
-      measured.result,
-      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; ${measured.machine.nproc} cores, load average ${measured.machine.load1} before, ${measured.loadAfter} after._`,
-    ),
-  );
-}
-const agentPagingFile = join(outDir, 'agent-paging.json');
-if (existsSync(agentPagingFile)) {
-  const measured = JSON.parse(readFileSync(agentPagingFile, 'utf8')) as Stamped<AgentPagingResult>;
-  notes.push(
-    renderAgentPaging(
-      measured.result,
-      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s._`,
-    ),
-  );
-}
-const agentConformanceFile = join(outDir, 'agent-conformance.json');
-if (existsSync(agentConformanceFile)) {
-  const measured = JSON.parse(readFileSync(agentConformanceFile, 'utf8')) as Stamped<AgentConformanceResult>;
-  notes.push(
-    renderAgentConformance(
-      measured.result,
-      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; ${measured.machine.nproc} cores, load average ${measured.machine.load1} before._`,
-    ),
-  );
-}
-const validatorsFile = join(outDir, 'validators.json');
-if (existsSync(validatorsFile)) {
-  const measured = JSON.parse(readFileSync(validatorsFile, 'utf8')) as Stamped<ValidatorsResult>;
-  notes.push(
-    renderValidators(
-      measured.result,
-      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; load average ${measured.machine.load1} before._`,
-    ),
-  );
-}
+sectionNote<PackageResult>('package', renderPackage);
+sectionNote<AgentResult>(
+  'agent',
+  renderAgent,
+  '; {cores} cores, load average {load} before, {loadAfter} after',
+);
+sectionNote<AgentPagingResult>('agent-paging', renderAgentPaging);
+sectionNote<AgentConformanceResult>(
+  'agent-conformance',
+  renderAgentConformance,
+  '; {cores} cores, load average {load} before',
+);
+sectionNote<ValidatorsResult>('validators', renderValidators, '; load average {load} before');
 writeFileSync(resultsFile, renderResults(all, notes));
 log(`wrote ${resultsFile}`);
