@@ -47,6 +47,8 @@ const PRECOMPILED_BROWSER = `${DIST}src/contract/precompiled.browser.js`;
 const LOAD = `${DIST}src/contract/load.js`;
 const LOAD_BROWSER = `${DIST}src/contract/load.browser.js`;
 const LEAN_CONTRACT = 'openapi.browser.json';
+/** The CLI's bundle (see `bundleCli`), what bin/cca-kit.js runs. */
+const CLI_BUNDLE = `${DIST}cli`;
 /** The source folders compiled to dist/, as in tsconfig.build.json. */
 const SOURCE_FOLDERS = ['src', 'mocks', 'fixtures', 'suites'];
 /** Files the code reads at run time but does not import (tsc copies only imported JSON). */
@@ -62,12 +64,55 @@ writePrecompiledValidators(
   "export { loadAjv } from './ajv-load.js';",
 );
 writeAtomically(PRECOMPILED_BROWSER, closureLoader());
+await bundleCli();
 pruneStale();
+
+/**
+ * The CLI as one bundle with split chunks (dist/cli/, bin/cca-kit.js runs dist/cli/main.js): node loads
+ * ~150 modules of dist/ one by one for `cca-kit mock`, and that alone was ~40 ms of its spawn to first
+ * 200. Built here, at build time, never on the user's machine; packages stay external (the runtime
+ * dependencies), so the bundle holds only cca-kit's own code. Lazily loaded parts (the agent side, the
+ * other subcommands) stay lazy as chunks, and every module of one CLI process is loaded once, so
+ * module-level registries are shared as in dist/. The library entry points are not bundled: see
+ * bench/RESULTS.md, "The npm package".
+ *
+ * Modules that find files next to themselves (`new URL('./worker.js', import.meta.url)`, the skills'
+ * playbooks, the agent guide, `createRequire`) get their own location back: each `import.meta.url` of a
+ * bundled module becomes that module's URL in dist/, computed from the chunk's.
+ */
+async function bundleCli() {
+  const { build } = createRequire(`${ROOT}package.json`)('esbuild');
+  rmSync(CLI_BUNDLE, { recursive: true, force: true });
+  const ownLocation = {
+    name: 'own-import-meta-url',
+    setup(builder) {
+      builder.onLoad({ filter: /\.js$/ }, (args) => {
+        const contents = readFileSync(args.path, 'utf8');
+        if (!contents.includes('import.meta.url')) return undefined;
+        const fromChunk = relative(CLI_BUNDLE, args.path).split(sep).join('/');
+        const own = `new URL(${JSON.stringify(fromChunk)}, import.meta.url).href`;
+        return { contents: contents.replaceAll('import.meta.url', own), loader: 'js' };
+      });
+    },
+  };
+  await build({
+    entryPoints: [`${DIST}src/cli/main.js`],
+    outdir: CLI_BUNDLE,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    plugins: [ownLocation],
+    logLevel: 'warning',
+  });
+}
 
 /** Deletes what no source produces any more (a module deleted or moved), so that `npm pack` never ships it. */
 function pruneStale() {
   const generated = new Set(
-    [PRECOMPILED_BROWSER, LOAD_BROWSER, `${DIST}contract/${LEAN_CONTRACT}`].map((path) =>
+    [PRECOMPILED_BROWSER, LOAD_BROWSER, `${DIST}contract/${LEAN_CONTRACT}`, `${CLI_BUNDLE}/`].map((path) =>
       path.slice(DIST.length),
     ),
   );

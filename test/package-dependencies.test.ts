@@ -97,7 +97,13 @@ const entryFiles = (condition: 'types' | 'default'): string[] =>
 
 describe('runtime dependencies = what the compiled entry points import', () => {
   const runtime = packagesReached(
-    [...entryFiles('default'), join(ROOT, 'dist/src/cli/main.js'), join(ROOT, 'dist/src/cli/commands.js')],
+    [
+      ...entryFiles('default'),
+      join(ROOT, 'dist/src/cli/main.js'),
+      join(ROOT, 'dist/src/cli/commands.js'),
+      // The CLI's bundle (scripts/build.js `bundleCli`): the same modules, packages kept external.
+      join(ROOT, 'dist/cli/main.js'),
+    ],
     '.js',
   );
   const types = packagesReached(entryFiles('types'), '.d.ts');
@@ -148,10 +154,11 @@ describe('runtime dependencies = what the compiled entry points import', () => {
     }
   });
 
-  it('the CLI runs compiled JavaScript: bin/ loads dist/, with no TypeScript loader or bundle', () => {
+  it('the CLI runs compiled JavaScript: bin/ loads the bundle built into dist/, with no TypeScript loader', () => {
     for (const bin of Object.values(manifest.bin)) {
       const code = readFileSync(join(ROOT, bin), 'utf8');
-      expect(code).toContain('../dist/src/cli/main.js');
+      expect(code).toContain('../dist/cli/main.js');
+      expect(existsSync(join(ROOT, 'dist/cli/main.js'))).toBe(true);
       expect(specifiersOf(code).filter((s) => !s.startsWith('node:') && !s.startsWith('.'))).toEqual([]);
     }
   });
