@@ -85,6 +85,9 @@ export interface DataFileUser {
   readonly followerCount?: number | null;
 }
 
+/** An action's `scores` (see `ActionScores`): each figure optional. */
+export type DataFileScores = ActionScores;
+
 export type SentimentLabel = 'Very Negative' | 'Negative' | 'Neutral' | 'Positive';
 
 export interface DataFileAction {
@@ -123,7 +126,7 @@ export interface DataFileAction {
    * avgRelevance). The export writes them, so a reloaded export keeps those averages; an action without
    * one counts in no average of it.
    */
-  readonly scores?: ActionScores;
+  readonly scores?: DataFileScores;
   /** Tag ids of the organization. */
   readonly tags?: readonly string[];
   readonly closingTags?: readonly string[];
