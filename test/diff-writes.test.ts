@@ -178,7 +178,7 @@ describe('cca-kit diff --allow-writes', () => {
     expect(await main(['diff', '--mock', mockA.url, '--base-url', proxyUrl, '--allow-writes'], run.io)).toBe(
       2,
     );
-    expect(run.err.join('')).toContain('live refused every request (401/403)');
+    expect(run.err.join('')).toContain('CCA_READ_KEY refused: 401');
   });
 
   it('usage errors exit 2: a bad --max-rps or --max-requests', async () => {

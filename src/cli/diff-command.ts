@@ -153,7 +153,9 @@ export const diffCommand: Command = {
       );
       return 2;
     }
+    let preflightRequests = 1;
     if (liveKey !== undefined && liveKey !== '') {
+      preflightRequests += 1;
       for (const r of await preflightKeys(liveUrl, { read: liveKey }, timeoutMs)) {
         io.stderr(
           `cca-kit diff: ${r.variable} refused: ${r.status} (${r.tried} on live); nothing was compared\n`,
@@ -181,6 +183,10 @@ export const diffCommand: Command = {
         allowWrites,
         prefix: `cca-conform-${newRunId()}-`,
         ...limits,
+        // The preflight's requests to live come out of its budget.
+        ...(limits.maxRequests === undefined
+          ? {}
+          : { maxRequests: Math.max(1, limits.maxRequests - preflightRequests) }),
         ignore: values.ignore ?? [],
         timeoutMs,
       });
