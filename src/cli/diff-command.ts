@@ -50,6 +50,7 @@ Options:
                           Mock keys: CCA_MOCK_WRITE_KEY, CCA_MOCK_INGEST_KEY, else read from /__mock/keys
   --max-rps <n>           requests per second to each side (default 20; unlimited on loopback)
   --max-requests <n>      request budget per side (default 20000); past it the run stops and says so
+                          (the preflight's two requests to live, /docs/json and the key, come before it)
   -h, --help              show this help
 
 Exit codes (the classes of cca-kit conform): 0 no difference outside the baseline; 1 a new
@@ -153,9 +154,7 @@ export const diffCommand: Command = {
       );
       return 2;
     }
-    let preflightRequests = 1;
     if (liveKey !== undefined && liveKey !== '') {
-      preflightRequests += 1;
       for (const r of await preflightKeys(liveUrl, { read: liveKey }, timeoutMs)) {
         io.stderr(
           `cca-kit diff: ${r.variable} refused: ${r.status} (${r.tried} on live); nothing was compared\n`,
@@ -183,10 +182,6 @@ export const diffCommand: Command = {
         allowWrites,
         prefix: `cca-conform-${newRunId()}-`,
         ...limits,
-        // The preflight's requests to live come out of its budget.
-        ...(limits.maxRequests === undefined
-          ? {}
-          : { maxRequests: Math.max(1, limits.maxRequests - preflightRequests) }),
         ignore: values.ignore ?? [],
         timeoutMs,
       });
