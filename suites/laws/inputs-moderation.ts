@@ -97,8 +97,9 @@ export function checkModerationRefusal(
     ? ['MODERATION_INPUT_INCOMPLETE', 'MODERATION_INPUT_INVALID']
     : [missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID'];
   if (code !== undefined && !codes.includes(code)) {
+    // Which code a kind of fault gets is a reading (level should), not the body's shape.
     violate(
-      ruleForBody,
+      'ERR-MODERATION-CODE-KIND',
       `code:${missing ? 'missing' : 'invalid'}:${code}`,
       `${c.description}: refusal code ${code}, expected ${codes.join(' or ')}`,
     );
