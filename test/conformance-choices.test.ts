@@ -63,7 +63,11 @@ describe('permitted variations of the mock (x-spec-gap choices)', () => {
     async () => {
       await fc.assert(
         fc.asyncProperty(choicesArb, async (choices) => {
-          const problems = await runSuite(choices);
+          let problems = await runSuite(choices);
+          // A loopback connection reset on a loaded machine says nothing about a choice: run the
+          // combination once more, and keep whatever fails then (a reset again included).
+          if (problems.length > 0 && problems.every((p) => p.includes('no HTTP answer')))
+            problems = await runSuite(choices);
           if (problems.length > 0)
             throw new Error(
               `with --choice ${describeChoices(choices).join(' --choice ') || '(defaults)'}:\n${problems.slice(0, 5).join('\n')}`,
