@@ -13,7 +13,6 @@ import {
   type Operation,
   type ValidationIssue,
 } from '../../src/contract/index.ts';
-import { settleReplies } from '../agent/replies/machine.ts';
 import { type AdminApi, type AdminHost, createAdminApi, createAdminDispatcher } from './admin/index.ts';
 import { authenticate, hasScope } from './auth/index.ts';
 import { readJsonBody } from './body.ts';
@@ -28,6 +27,7 @@ import { handlers } from './handlers/index.ts';
 import { settleIngestion } from './ingestion/index.ts';
 import type { RequestContext } from './interceptors.ts';
 import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
+import { settleReplies } from './replies/index.ts';
 import {
   HTML_CONTENT_TYPE,
   JSON_CONTENT_TYPE,
