@@ -91,8 +91,9 @@ export function checkModerationRefusal(
   const code = str(b['code']);
   if (c.path.length === 0) return;
   if (code !== undefined && code !== (missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID')) {
+    // Which code a kind of fault gets is a reading (level should), not the body's shape.
     violate(
-      ruleForBody,
+      'ERR-MODERATION-CODE-KIND',
       `code:${missing ? 'missing' : 'invalid'}:${code}`,
       `${c.description}: refusal code ${code}, expected ${missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID'}`,
     );

@@ -3,8 +3,9 @@
  * `contract/agent/replies.json` first; these checks say the same in process (an embedder calling a
  * handler directly) and cover what a schema cannot (a text of only spaces).
  */
+
+import { MAX_ID_LENGTH, MAX_TEXT_CODE_POINTS, type PreparedInput } from '../../engine/replies/index.ts';
 import { type AgentFailure, type Outcome, succeed } from '../types.ts';
-import { MAX_ID_LENGTH, MAX_TEXT_CODE_POINTS, type PreparedInput } from './model.ts';
 
 /** A UUID in its canonical text form (any version); compared byte for byte, as every id is. */
 export const UUID_PATTERN = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;

@@ -6,6 +6,21 @@
 import { getActionRecord } from '../../engine/data/index.ts';
 import { settleIngestion } from '../../engine/ingestion/index.ts';
 import {
+  approvalToken,
+  approvalUrlOf,
+  draftReplyRequest,
+  issueApprovalLink,
+  MAX_REQUESTS_PER_ORGANIZATION,
+  moveTo,
+  type RepliesState,
+  type ReplyRequest,
+  type ReplyView,
+  requestsOf,
+  settleReplies,
+  unknownDeliveryFailure,
+  viewOf,
+} from '../../engine/replies/index.ts';
+import {
   type AgentContext,
   type AgentFailure,
   type AgentTool,
@@ -14,11 +29,6 @@ import {
   succeed,
 } from '../types.ts';
 import { preparedInputOf, requestIdOnly, sameInput } from './input.ts';
-import { moveTo, settleReplies } from './machine.ts';
-import { draftReplyRequest, MAX_REQUESTS_PER_ORGANIZATION, type ReplyRequest } from './model.ts';
-import { issueApprovalLink, type RepliesState, requestsOf } from './state.ts';
-import { approvalToken } from './tokens.ts';
-import { approvalUrlOf, type ReplyView, unknownDeliveryFailure, viewOf } from './view.ts';
 
 /** The replies slice with every clock move due now applied (and due ingestion, so new actions are found). */
 function settled(ctx: AgentContext): RepliesState {
