@@ -9,6 +9,7 @@ import { type Auth, KEY_ENV, KEY_ROLES, type KeyRole, type Keys, type RequestSpe
 import type { Contract } from '../contract/contract.ts';
 import type { McpEndpoint } from './mcp/endpoint.ts';
 import { initializeRequest, postRaw, type RawAnswer } from './mcp/raw.ts';
+import { poolTransport } from './transport.ts';
 
 export type Preflight = { readonly ok: true } | { readonly ok: false; readonly problem: string };
 
@@ -29,7 +30,12 @@ function excerpt(raw: string): string {
  * ```
  */
 export async function preflight(baseUrl: string, contract: Contract, timeoutMs = 15_000): Promise<Preflight> {
-  const client = new ConformanceClient({ baseUrl, keys: {}, timeoutMs });
+  const client = new ConformanceClient({
+    baseUrl,
+    keys: {},
+    timeoutMs,
+    transport: poolTransport(baseUrl, 1),
+  });
   const tried = `GET ${baseUrl.replace(/\/+$/, '')}/docs/json`;
   try {
     const res = await client.request({ method: 'GET', path: '/docs/json', auth: 'none' });
@@ -116,7 +122,7 @@ const KEY_PROBES: Readonly<Partial<Record<KeyRole, RequestSpec>>> = {
  * ```
  */
 export async function preflightKeys(baseUrl: string, keys: Keys, timeoutMs = 15_000): Promise<RefusedKey[]> {
-  const client = new ConformanceClient({ baseUrl, keys, timeoutMs });
+  const client = new ConformanceClient({ baseUrl, keys, timeoutMs, transport: poolTransport(baseUrl, 1) });
   const refused: RefusedKey[] = [];
   try {
     for (const role of KEY_ROLES) {

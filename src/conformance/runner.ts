@@ -20,6 +20,7 @@ import type {
 } from './outcome.ts';
 import { AGENT_GROUP, probeMcp, stillAnswers } from './preflight.ts';
 import type { ConformanceReport, GroupNotChecked, NotRunGroup, Tally, Verdict } from './report.ts';
+import { poolTransport } from './transport.ts';
 
 /** The fields of a catalog rule the runner uses. */
 export interface CatalogRule {
@@ -274,6 +275,7 @@ export async function runConformance(
   const t0 = performance.now();
   const client = new ConformanceClient({
     baseUrl: opts.target.baseUrl,
+    transport: poolTransport(opts.target.baseUrl),
     keys: opts.target.keys,
     maxRps: opts.maxRps,
     maxRequests: opts.maxRequests,
@@ -282,6 +284,7 @@ export async function runConformance(
   // The agent interface may live on another origin (--mcp-url): a client of its own, same manners.
   const mcpClient = new ConformanceClient({
     baseUrl: new URL(opts.target.mcpUrl).origin,
+    transport: poolTransport(opts.target.mcpUrl),
     keys: opts.target.keys,
     maxRps: opts.maxRps,
     maxRequests: opts.maxRequests,
