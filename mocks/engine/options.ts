@@ -49,6 +49,11 @@ export interface EngineOptions {
   readonly interceptors?: readonly EngineInterceptor[];
   /** Another contract (tests of the engine itself). Default: `contract/openapi.json`. */
   readonly contract?: Contract;
+  /**
+   * Real time (epoch ms) the first state is built at. A persistent store (`--state-file`, `--state`)
+   * sets it to its log's origin so a restart or another replica builds the same state; default now.
+   */
+  readonly origin?: number;
 }
 
 export interface NormalizedEngineOptions {

@@ -19,11 +19,12 @@ import type { HttpHandler } from 'msw';
 import { http } from 'msw/core/http';
 import type { AdminApi, AdminHost } from '../engine/admin/api.ts';
 import { type ChaosAdmin, createChaosAdmin } from '../engine/admin/chaos.ts';
+import { createDataCommands } from '../engine/admin/data.ts';
 import { createIngestionAdmin, type IngestionAdmin } from '../engine/admin/ingestion.ts';
 import { createModerationAdmin, type ModerationAdmin } from '../engine/admin/moderation.ts';
 import { createViolationsAdmin, type ViolationsAdmin } from '../engine/admin/violations.ts';
 import { type Chaos, type ChaosOptions, createChaos } from '../engine/chaos/index.ts';
-import { createDataAdmin, type DataAdmin } from '../engine/data-file/admin-ops.ts';
+import type { DataAdmin } from '../engine/data-file/admin-ops.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineOptions } from '../engine/options.ts';
 import {
@@ -104,12 +105,11 @@ export function createHandlers(options: CreateHandlersOptions): MockHandlers {
     ...engineOptions,
     interceptors: [violationLog, chaos, ...(engineOptions.interceptors ?? [])],
   });
-  const host: AdminHost = {
+  const host: Pick<AdminHost, 'state' | 'run'> = {
     get state() {
       return engine.state;
     },
-    clock: engine.clock,
-    reset: () => engine.admin.reset(),
+    run: engine.run,
   };
   const admin: MockAdmin = {
     ...engine.admin,
@@ -117,7 +117,7 @@ export function createHandlers(options: CreateHandlersOptions): MockHandlers {
     ...createIngestionAdmin(host),
     ...createViolationsAdmin(violationLog),
     ...createChaosAdmin(chaos),
-    ...createDataAdmin(host),
+    ...createDataCommands(host),
   };
   const basePath = basePathOf(baseUrl);
   const handler = http.all(handlerPattern(baseUrl), async ({ request }) => {
