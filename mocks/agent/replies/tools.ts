@@ -44,7 +44,7 @@ function existing(ctx: AgentContext, replies: RepliesState, requestId: string): 
   return fail({
     kind: 'not_found',
     code: 'NOT_FOUND',
-    field: 'requestId',
+    field: '/requestId',
     message: `No reply request ${JSON.stringify(requestId)} in this organization; prepare it first with prepare_reply`,
   });
 }
@@ -52,7 +52,7 @@ function existing(ctx: AgentContext, replies: RepliesState, requestId: string): 
 const conflict = (message: string): AgentFailure => ({
   kind: 'conflict',
   code: 'CONFLICT',
-  field: 'requestId',
+  field: '/requestId',
   message,
 });
 
@@ -80,7 +80,7 @@ function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<Repl
     return fail({
       kind: 'not_found',
       code: 'NOT_FOUND',
-      field: 'actionId',
+      field: '/actionId',
       message: `No action ${JSON.stringify(input.actionId)} in this organization (ids are compared byte for byte, as REST shows them)`,
     });
   }
@@ -89,7 +89,7 @@ function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<Repl
     return fail({
       kind: 'invalid_input',
       code: 'INVALID_INPUT',
-      field: 'isPublicReply',
+      field: '/isPublicReply',
       message: `Action ${input.actionId} is private (isPublicPost false): a public reply is not possible; omit isPublicReply or set it to false`,
     });
   }
@@ -97,7 +97,7 @@ function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<Repl
     return fail({
       kind: 'invalid_input',
       code: 'INVALID_INPUT',
-      field: 'requestId',
+      field: '/requestId',
       message: `This organization has ${MAX_REQUESTS_PER_ORGANIZATION} reply requests, the mock's limit; reset the mock`,
     });
   }
