@@ -14,9 +14,6 @@
  * await fetch('https://api.example.test/v0/agents', { headers: { 'x-api-key': key.key } });
  */
 import type { HttpHandler } from 'msw';
-// `msw/core/http`, not `msw`: the package root also loads the GraphQL handlers and `graphql` itself
-// (~30 ms of node start-up, and bytes in a browser bundle) for one `http.all`.
-import { http } from 'msw/core/http';
 import type { AdminApi, AdminHost } from '../engine/admin/api.ts';
 import { type ChaosAdmin, createChaosAdmin } from '../engine/admin/chaos.ts';
 import { createDataCommands } from '../engine/admin/data.ts';
@@ -32,6 +29,7 @@ import {
   type ViolationLog,
   type ViolationLogOptions,
 } from '../engine/violations/index.ts';
+import { http } from './http.ts';
 
 export interface CreateHandlersOptions extends EngineOptions {
   /**
