@@ -312,6 +312,22 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     return finish(request, operation, result, headOnly, rawBody);
   };
 
+  /** Tells the observers what is about to be sent (the journal); an observer's throw is recorded, not sent. */
+  const answered = (
+    request: EngineRequest,
+    handled: EngineRequest,
+    response: EngineResponse,
+  ): EngineResponse => {
+    for (const interceptor of interceptors) {
+      try {
+        interceptor.onAnswer?.({ request, handled, response });
+      } catch (error) {
+        recordUnexpected(handled, null, error);
+      }
+    }
+    return response;
+  };
+
   const dispatch = async (request: EngineRequest): Promise<EngineResponse> => {
     try {
       for (const interceptor of interceptors) {
@@ -319,7 +335,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
         const early = pending instanceof Promise ? await pending : pending;
         if (early !== undefined) {
           request.body?.discard();
-          return early;
+          return answered(request, request, early);
         }
       }
       let current = request;
@@ -327,7 +343,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
       const answer = await pipeline(current);
       // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
       current.body?.discard();
-      return answer;
+      return answered(request, current, answer);
     } catch (error) {
       recordUnexpected(request, null, error);
       return jsonResponse(500, errors.internal().body, undefined, false);
