@@ -254,7 +254,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     let body: unknown;
     if (operation.requestBodySchema !== undefined) {
       const read = await readJsonBody(request, operationId, options.maxBodyBytes);
-      if (!read.ok) return finish(request, operation, read.error, headOnly);
+      if (!read.ok) return finish(request, operation, read.error, headOnly, read.text);
       if (!read.present && operation.requestBodyRequired) {
         return finish(request, operation, errors.bodyRequired(operationId), headOnly);
       }

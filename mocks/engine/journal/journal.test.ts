@@ -6,7 +6,11 @@ import { createJournal, type Journal, MASKED } from './index.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 
-function setUp(options: Parameters<typeof createJournal>[0] = {}): { engine: Engine; journal: Journal; key: string } {
+function setUp(options: Parameters<typeof createJournal>[0] = {}): {
+  engine: Engine;
+  journal: Journal;
+  key: string;
+} {
   const journal = createJournal(options);
   const engine = createEngine({
     seed: 7,
@@ -14,7 +18,9 @@ function setUp(options: Parameters<typeof createJournal>[0] = {}): { engine: Eng
     clock: new MockClock({ start: START }),
     interceptors: [createViolationLog(), journal],
   });
-  const key = engine.admin.listKeys('org_acme').find((k) => k.profile === 'read_write' && k.status === 'active')?.key;
+  const key = engine.admin
+    .listKeys('org_acme')
+    .find((k) => k.profile === 'read_write' && k.status === 'active')?.key;
   if (key === undefined) throw new Error('no read_write key');
   return { engine, journal, key };
 }
@@ -46,14 +52,21 @@ describe('the request journal', () => {
 
   it('never keeps a key: headers masked, keys masked in bodies and paths; the key profile and organization shown instead', async () => {
     const { engine, journal, key } = setUp();
-    const listed = (await (await call(engine, '/v0/action/list', { headers: { 'x-api-key': key } })).json()) as {
+    const listed = (await (
+      await call(engine, '/v0/action/list', { headers: { 'x-api-key': key } })
+    ).json()) as {
       data: { actionId: string }[];
     };
     const actionId = listed.data[0]?.actionId ?? 'none';
     journal.clear();
     await call(engine, `/v0/actions/${actionId}/custom-fields?echo=${key}`, {
       method: 'PATCH',
-      headers: { 'x-api-key': key, 'content-type': 'application/json', authorization: `Bearer ${key}`, cookie: `s=${key}` },
+      headers: {
+        'x-api-key': key,
+        'content-type': 'application/json',
+        authorization: `Bearer ${key}`,
+        cookie: `s=${key}`,
+      },
       body: JSON.stringify({ fields: [{ fieldName: key, value: key }] }),
     });
     // An unknown key presented is masked too, and remembered for masking.
@@ -68,7 +81,11 @@ describe('the request journal', () => {
     expect(first?.request.headers).toContainEqual(['cookie', MASKED]);
     expect(first?.request.body.text).toContain(MASKED);
     expect(first?.path).toContain(`echo=${MASKED}`);
-    expect(first).toMatchObject({ organizationId: 'org_acme', keyProfile: 'read_write', operation: 'updateCustomFields' });
+    expect(first).toMatchObject({
+      organizationId: 'org_acme',
+      keyProfile: 'read_write',
+      operation: 'updateCustomFields',
+    });
     expect(second).toMatchObject({ organizationId: null, keyProfile: null, status: 401 });
   });
 
@@ -80,7 +97,11 @@ describe('the request journal', () => {
     const [ok, invalid, missing] = journal.list();
     expect(ok?.violations).toEqual([]);
     expect(invalid?.status).toBe(400);
-    expect(invalid?.violations[0]).toMatchObject({ kind: 'invalid-request', field: 'pageSize', keyword: 'minimum' });
+    expect(invalid?.violations[0]).toMatchObject({
+      kind: 'invalid-request',
+      field: 'pageSize',
+      keyword: 'minimum',
+    });
     expect(invalid?.violations[0]?.message).toMatch(/pageSize/);
     expect(missing?.violations[0]).toMatchObject({ kind: 'malformed-request', keyword: 'KEY_MISSING' });
     const seqs = (filter: Parameters<Journal['list']>[0]) => journal.list(filter).map((e) => e.seq);
@@ -103,13 +124,17 @@ describe('the request journal', () => {
       retained: number;
     };
     expect(answer.entries.map((e) => e.path)).toEqual(['/v0/agents']);
-    const one = (await (await call(engine, '/__mock/journal/1')).json()) as { entry: { response: { body: { text: string } } } };
+    const one = (await (await call(engine, '/__mock/journal/1')).json()) as {
+      entry: { response: { body: { text: string } } };
+    };
     expect(JSON.parse(one.entry.response.body.text)).toHaveProperty('data');
     expect((await call(engine, '/__mock/journal/99')).status).toBe(404);
     expect((await call(engine, '/__mock/journal?status=abc')).status).toBe(400);
     expect((await call(engine, '/__mock/journal', {}, '10.0.0.8')).status).toBe(403);
     expect((await call(engine, '/__mock/journal', { method: 'DELETE' })).status).toBe(200);
-    expect((await (await call(engine, '/__mock/journal')).json()) as { retained: number }).toMatchObject({ retained: 0 });
+    expect((await (await call(engine, '/__mock/journal')).json()) as { retained: number }).toMatchObject({
+      retained: 0,
+    });
   });
 
   it('refuses a capacity or body limit that is not a positive integer', () => {

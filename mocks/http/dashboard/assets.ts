@@ -18,10 +18,11 @@ const TYPES: Readonly<Record<string, string>> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
+  svg: 'image/svg+xml',
 };
 
 /** A file name of the page folder: lower-case letters, digits and dashes, one known extension. */
-const NAME = /^[a-z][a-z0-9-]*\.(?:html|css|js)$/;
+const NAME = /^[a-z][a-z0-9-]*\.(?:html|css|js|svg)$/;
 
 async function exists(name: string): Promise<boolean> {
   try {

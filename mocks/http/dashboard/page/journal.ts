@@ -35,6 +35,11 @@ function filterQuery(): URLSearchParams {
   return query;
 }
 
+/** `14:07:29.120` of an ISO timestamp (the date is in the header's clock; the full time in the title). */
+function clockTime(iso: string): string {
+  return iso.slice(11, 23);
+}
+
 function time(iso: string): string {
   return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
 }
@@ -67,13 +72,24 @@ function rows(entry: JournalSummary): HTMLElement[] {
     'tr',
     { 'data-seq': entry.seq, class: entry.violations.length > 0 ? 'has-violations' : undefined },
     el('td', { class: 'num' }, entry.seq),
-    el('td', { class: 'time' }, time(entry.at)),
-    el('td', {}, entry.interface === 'mcp' ? 'MCP' : 'REST'),
-    el('td', {}, entry.method),
-    el('td', { class: 'path' }, entry.path),
-    el('td', {}, entry.operation ?? '—'),
-    el('td', {}, entry.organizationId ?? '—'),
-    el('td', {}, entry.keyProfile ?? 'no key'),
+    el('td', { class: 'time', title: entry.at }, clockTime(entry.at)),
+    el(
+      'td',
+      { class: 'path' },
+      el('span', { class: `via via-${entry.interface}` }, entry.interface === 'mcp' ? 'MCP' : 'REST'),
+      ' ',
+      el('strong', {}, entry.method),
+      ' ',
+      entry.path,
+    ),
+    el('td', { class: 'operation' }, entry.operation ?? '—'),
+    el(
+      'td',
+      {},
+      entry.organizationId ?? '—',
+      el('br'),
+      el('span', { class: 'muted' }, entry.keyProfile ?? 'no key'),
+    ),
     el('td', { class: `status ${statusClass}` }, entry.status === 0 ? 'dropped' : entry.status),
     el('td', { class: 'num' }, `${entry.durationMs} ms`),
     el('td', {}, open),
@@ -84,7 +100,7 @@ function rows(entry: JournalSummary): HTMLElement[] {
     el(
       'tr',
       { class: 'violation-row', 'data-seq': entry.seq },
-      el('td', { colspan: 11 }, violationList(entry)),
+      el('td', { colspan: 8 }, violationList(entry)),
     ),
   ];
 }

@@ -7,7 +7,7 @@ import type { BatchView } from '../../../engine/admin/ingestion-batches.ts';
 import type { ChaosConfig } from '../../../engine/chaos/config.ts';
 import type { CaseSummary } from '../../../engine/moderation/status.ts';
 import type { Organization } from '../../../engine/types.ts';
-import { call } from './api.ts';
+import { ApiError, call } from './api.ts';
 import { button, byId, el, replaceChildren, safePath } from './dom.ts';
 import { attempt } from './status.ts';
 
@@ -228,8 +228,7 @@ export async function refreshModeration(): Promise<void> {
         'tr',
         { 'data-case': c.caseId },
         el('td', {}, el('code', {}, c.caseId)),
-        el('td', {}, c.externalId),
-        el('td', {}, c.organizationId),
+        el('td', {}, c.externalId, el('br'), el('span', { class: 'muted' }, c.organizationId)),
         el('td', { class: `state state-${c.analysisStatus}` }, c.analysisStatus),
         el(
           'td',
@@ -395,8 +394,19 @@ function showChaos(answer: ChaosAnswer): void {
     .join(' · ');
 }
 
+let chaosAbsent = false;
+
 export async function refreshChaos(): Promise<void> {
-  showChaos(await call<ChaosAnswer>('GET', 'chaos'));
+  if (chaosAbsent) return;
+  try {
+    showChaos(await call<ChaosAnswer>('GET', 'chaos'));
+  } catch (error) {
+    // An engine created without the chaos interceptor: say so once, keep the rest of the page live.
+    if (!(error instanceof ApiError) || error.status !== 404) throw error;
+    chaosAbsent = true;
+    byId('chaos-summary').textContent = 'not installed in this mock (createChaos())';
+    for (const control of byId<HTMLFormElement>('chaos-form').elements) control.setAttribute('disabled', '');
+  }
 }
 
 function setUpChaos(): void {
