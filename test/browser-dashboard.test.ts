@@ -143,7 +143,7 @@ describe('the mock dashboard in headless Chromium', () => {
       // Revoke the reporting key on the page; the next request with it is refused, and the page shows it.
       const name = mock.engine.admin.listKeys('org_acme').find((k) => k.key === reporting)?.name ?? '';
       await tab.getByRole('button', { name: `Revoke key ${name} (reporting, org_acme)` }).click();
-      await tab.waitForSelector(`#keys-list tr[data-key-name="${name}"] td.key-revoked`);
+      await tab.waitForSelector(`#keys-list tr[data-key-name="${name}"] .key-revoked`);
       const refused = await rest('/v0/agents', reporting);
       expect(refused.status).toBe(401);
       const last = (await journal()).at(-1);

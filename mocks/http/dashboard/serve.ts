@@ -17,7 +17,6 @@ import type { Engine } from '../../engine/engine.ts';
 import { headersFromRecord } from '../../engine/exchange.ts';
 import { journalOf } from '../../engine/journal/index.ts';
 import { createDashboardAssets } from './assets.ts';
-import { journalHar } from './har.ts';
 
 export const DASHBOARD_ASSET_PREFIX = `${ADMIN_PREFIX}dashboard/`;
 export const JOURNAL_HAR_PATH = `${ADMIN_PREFIX}journal.har`;
@@ -125,6 +124,8 @@ export function createDashboardRoutes(engine: Engine, version = '0.1.0'): Dashbo
           sendJsonError(res, 400, cause instanceof Error ? cause.message : String(cause), headOnly);
           return true;
         }
+        // Loaded here: the recorder's scrubber is not needed by a session that never exports.
+        const { journalHar } = await import('./har.ts');
         const out = journalHar(journal.entries(filter), origin, version);
         if (!out.ok) sendJsonError(res, 500, out.reason, headOnly);
         else

@@ -140,9 +140,7 @@ export async function refreshKeys(): Promise<void> {
             el(
               'tr',
               {},
-              ...['Name', 'Profile', 'May', 'Status', 'Expires', 'Key', ''].map((h) =>
-                el('th', { scope: 'col' }, h),
-              ),
+              ...['Key', 'Profile: may', 'Status', 'Actions'].map((h) => el('th', { scope: 'col' }, h)),
             ),
           ),
           el('tbody', {}, ...list.map(keyRow)),
@@ -182,13 +180,32 @@ function keyRow(key: KeyView): HTMLElement {
   return el(
     'tr',
     { 'data-key-name': key.name },
-    el('td', {}, key.name),
-    el('td', {}, key.profile),
-    el('td', { class: 'muted' }, `${key.scopes.join(', ')}: ${PROFILE_DOES[key.profile] ?? ''}`),
-    el('td', { class: `key-${key.status}` }, key.status),
-    el('td', {}, key.expiresAt === null ? 'never' : iso(key.expiresAt)),
-    el('td', {}, el('code', {}, `${key.key.slice(0, 6)}…`), ' ', copy),
-    el('td', {}, revoke),
+    el(
+      'td',
+      {},
+      el('strong', {}, key.name),
+      el('br'),
+      el('code', { class: 'muted' }, `${key.key.slice(0, 10)}…`),
+    ),
+    el(
+      'td',
+      {},
+      key.profile,
+      el('br'),
+      el('span', { class: 'muted' }, `${key.scopes.join(', ')}: ${PROFILE_DOES[key.profile] ?? ''}`),
+    ),
+    el(
+      'td',
+      {},
+      el('span', { class: `key-${key.status}` }, key.status),
+      el('br'),
+      el(
+        'span',
+        { class: 'muted' },
+        key.expiresAt === null ? 'no expiry' : `until ${iso(key.expiresAt).slice(0, 10)}`,
+      ),
+    ),
+    el('td', { class: 'actions' }, copy, ' ', revoke),
   );
 }
 
