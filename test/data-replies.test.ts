@@ -5,8 +5,6 @@
  * their messages twice), and bad ones are refused by JSON pointer.
  */
 import { describe, expect, it } from 'vitest';
-import { REPLY_STATES } from '../mocks/agent/replies/model.ts';
-import { TOKEN_PATTERN } from '../mocks/agent/replies/tokens.ts';
 import { replyTools } from '../mocks/agent/replies/tools.ts';
 import type { AgentContext, Outcome } from '../mocks/agent/types.ts';
 import { MockClock } from '../mocks/engine/clock.ts';
@@ -17,6 +15,8 @@ import { schemaProblems } from '../mocks/engine/data-file/schema.ts';
 import type { DataFile, DataFileReplyRequest } from '../mocks/engine/data-file/types.ts';
 import { checkDataFile } from '../mocks/engine/data-file/validate.ts';
 import { createEngine, type Engine } from '../mocks/engine/index.ts';
+import { REPLY_STATES } from '../mocks/engine/replies/model.ts';
+import { TOKEN_PATTERN } from '../mocks/engine/replies/tokens.ts';
 import { admin, at, get, list } from './data-support.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');

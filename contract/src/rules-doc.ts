@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { KEY_ENV, REQUIRED_KEY_ROLES } from '../../src/client/types.ts';
 import { type Rule, rules } from '../../src/contract/rules.ts';
 import { allLaws } from '../../suites/laws/index.ts';
+import agentAuditJson from '../agent/audit.json' with { type: 'json' };
 import auditJson from '../audit.json' with { type: 'json' };
 
 export const RULES_DOC_PATH = fileURLToPath(new URL('../../docs/rules.md', import.meta.url));
@@ -38,6 +39,13 @@ export interface Audit {
 }
 
 export const audit = auditJson as Audit;
+
+/**
+ * The agent interface's own audit (`contract/agent/audit.json`): section 4.18 and the agent sentences of
+ * sections 1, 2, 3, 5, 7, 8 and 9, each citing AGENT-MCP-* rules or saying why it became none, and the
+ * reason no live check can for the agent rules no law checks.
+ */
+export const agentAudit = agentAuditJson as Audit;
 
 /** The agent (MCP) interface's rules: their own section, audited with that interface. */
 export function isAgentInterfaceRule(rule: Pick<Rule, 'id'>): boolean {
@@ -115,7 +123,7 @@ function checkedBy(rule: Rule, laws: ReadonlyMap<string, readonly string[]>): st
   const names = laws.get(rule.id);
   if (names !== undefined && names.length > 0)
     return names.map((n) => (n.includes(' ') ? n : lawWithNeeds(n))).join(', ');
-  const reason = audit.noLaw[rule.id];
+  const reason = (isAgentInterfaceRule(rule) ? agentAudit : audit).noLaw[rule.id];
   if (reason !== undefined) return `no law: ${reason}`;
   return isAgentInterfaceRule(rule) ? 'no law names it yet' : '**no law and no stated reason**';
 }
@@ -126,6 +134,27 @@ function ruleTable(list: readonly Rule[], laws: ReadonlyMap<string, readonly str
     out.push(
       `| \`${rule.id}\` ${cell(rule.title)} | ${rule.section} | ${rule.check} | ${cell(checkedBy(rule, laws))} |`,
     );
+  }
+  return out;
+}
+
+/** One table per spec section: each audited sentence with its rules and their laws, or why none. */
+function sentenceTables(of: Audit, laws: ReadonlyMap<string, readonly string[]>, heading: string): string[] {
+  const out: string[] = [];
+  const sections = [...new Set(of.sentences.map((s) => s.section))].sort(bySection);
+  for (const section of sections) {
+    out.push('', `${heading} Section ${section}`, '', '| sentence | rules | laws |', '|---|---|---|');
+    for (const s of of.sentences.filter((x) => x.section === section)) {
+      if (s.none !== undefined) {
+        out.push(`| ${cell(s.sentence)} | none: ${cell(s.none)} | |`);
+        continue;
+      }
+      const ids = s.rules ?? [];
+      const lawIds = [...new Set(ids.flatMap((id) => laws.get(id) ?? []))].filter((n) => !n.includes(' '));
+      out.push(
+        `| ${cell(s.sentence)} | ${ids.map((id) => `\`${id}\``).join(', ')} | ${lawIds.map((n) => `\`${n}\``).join(', ')} |`,
+      );
+    }
   }
   return out;
 }
@@ -149,21 +178,7 @@ export function generatedPart(): string {
     `reason no black-box check can, ${restRules.filter((r) => cited.has(r.id)).length} cited by a sentence below.`,
     '`test/rules-audit.test.ts` fails when a rule has no law and no reason, or this file is out of date.',
   ];
-  const sections = [...new Set(audit.sentences.map((s) => s.section))].sort(bySection);
-  for (const section of sections) {
-    out.push('', `### Section ${section}`, '', '| sentence | rules | laws |', '|---|---|---|');
-    for (const s of audit.sentences.filter((x) => x.section === section)) {
-      if (s.none !== undefined) {
-        out.push(`| ${cell(s.sentence)} | none: ${cell(s.none)} | |`);
-        continue;
-      }
-      const ids = s.rules ?? [];
-      const lawIds = [...new Set(ids.flatMap((id) => laws.get(id) ?? []))].filter((n) => !n.includes(' '));
-      out.push(
-        `| ${cell(s.sentence)} | ${ids.map((id) => `\`${id}\``).join(', ')} | ${lawIds.map((n) => `\`${n}\``).join(', ')} |`,
-      );
-    }
-  }
+  out.push(...sentenceTables(audit, laws, '###'));
   out.push(
     '',
     '## REST rules and the laws that check them',
@@ -176,10 +191,18 @@ export function generatedPart(): string {
     '',
     ...ruleTable(restRules, laws),
     '',
+    '## The agent interface audit: section 4.18 and the agent sentences of sections 1 to 9',
+    '',
+    `${agentAudit.sentences.length} sentences of the agent (MCP) interface (contract/agent/audit.json); each became the`,
+    `AGENT-MCP rules listed, or the reason it became none. ${agentRules.length} agent rules: ${agentRules.filter((r) => (laws.get(r.id)?.length ?? 0) > 0).length} checked by a law`,
+    'on a live MCP deployment, the others with the reason no black-box check can. The suite never approves a',
+    'reply: what must not happen without a person is checked from the agent side.',
+    ...sentenceTables(agentAudit, laws, '###'),
+    '',
     '## Agent interface rules (AGENT-MCP-*)',
     '',
-    'The rules of the agent (MCP) interface, section 4.18 and the agent sentences of sections 1, 2, 3, 5, 7, 8',
-    'and 9, generated the same way; their sentence-by-sentence audit belongs to that interface.',
+    'The rules of the agent (MCP) interface and the laws that check them on a live MCP deployment, or why',
+    'no black-box check can.',
     '',
     ...ruleTable(agentRules, laws),
     '',

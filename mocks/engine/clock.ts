@@ -7,6 +7,11 @@ export interface MockClockOptions {
   readonly running?: boolean;
   /** Real-time source of a running clock; injected in tests. Defaults to `Date.now`. */
   readonly realNow?: () => number;
+  /**
+   * Real time (epoch ms) a running clock counts from. Default: the moment of construction. A shared
+   * store gives every replica the same one, so their clocks agree (`now = start + real - realStart + offset`).
+   */
+  readonly realStart?: number;
 }
 
 /**
@@ -23,18 +28,44 @@ export class MockClock implements Clock {
   readonly #realNow: () => number;
   #realStart: number;
   #offset = 0;
+  /** Real time pinned while a command is applied, so every replica computes the same times. */
+  #pinnedReal: number | null = null;
 
   constructor(options: MockClockOptions) {
     if (!Number.isFinite(options.start)) throw new RangeError('MockClock start must be a finite epoch ms');
     this.start = options.start;
     this.running = options.running ?? false;
     this.#realNow = options.realNow ?? (() => Date.now());
-    this.#realStart = this.running ? this.#realNow() : 0;
+    this.#realStart = this.running ? (options.realStart ?? this.#realNow()) : 0;
   }
 
   now(): number {
-    const elapsed = this.running ? this.#realNow() - this.#realStart : 0;
+    const elapsed = this.running ? this.realTime() - this.#realStart : 0;
     return this.start + elapsed + this.#offset;
+  }
+
+  /** The real time the clock reads: the pinned one while a command is applied. */
+  realTime(): number {
+    return this.#pinnedReal ?? this.#realNow();
+  }
+
+  /** The real time a running clock counts from (0 for a frozen clock). */
+  get realStart(): number {
+    return this.#realStart;
+  }
+
+  /**
+   * Runs `apply` with real time pinned at `real`: every `now()` inside reads the same value on every
+   * replica that applies the same command (`mocks/engine/commands/`). Not reentrant on purpose.
+   */
+  pinned<T>(real: number, apply: () => T): T {
+    const previous = this.#pinnedReal;
+    this.#pinnedReal = real;
+    try {
+      return apply();
+    } finally {
+      this.#pinnedReal = previous;
+    }
   }
 
   /** Moves the clock forward by `ms` (non-negative); returns the new time. */
@@ -51,10 +82,12 @@ export class MockClock implements Clock {
     return this.now();
   }
 
-  /** Back to `start` (a running clock restarts from now). */
+  /**
+   * Back to `start` (a running clock restarts from now). Done through the offset alone, so a reset
+   * applied at a pinned real time gives the same clock on every replica.
+   */
   reset(): void {
-    this.#offset = 0;
-    if (this.running) this.#realStart = this.#realNow();
+    this.#offset += this.start - this.now();
   }
 }
 

@@ -13,11 +13,13 @@ import {
   type Operation,
   type ValidationIssue,
 } from '../../src/contract/index.ts';
-import { settleReplies } from '../agent/replies/machine.ts';
 import { type AdminApi, type AdminHost, createAdminApi, createAdminDispatcher } from './admin/index.ts';
 import { authenticate, hasScope } from './auth/index.ts';
 import { readJsonBody } from './body.ts';
+import { renameDocsPathParams, shapeRequest, shapeResult } from './choices/index.ts';
 import type { MockClock } from './clock.ts';
+import { applyCommand } from './commands/apply.ts';
+import type { Applied, Command, LoggedCommand, OutcomeOf } from './commands/types.ts';
 import { createDocs, DOCS_OPERATIONS } from './docs.ts';
 import { type EngineError, type EngineErrorCode, errors } from './errors.ts';
 import type { EngineAnswer, EngineRequest, EngineResponse } from './exchange.ts';
@@ -26,6 +28,7 @@ import { handlers } from './handlers/index.ts';
 import { settleIngestion } from './ingestion/index.ts';
 import type { RequestContext } from './interceptors.ts';
 import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
+import { settleReplies } from './replies/index.ts';
 import {
   HTML_CONTENT_TYPE,
   JSON_CONTENT_TYPE,
@@ -34,6 +37,8 @@ import {
   textResponse,
 } from './respond.ts';
 import { createEngineState, type EngineState } from './state.ts';
+import { createMemoryStore } from './store/memory.ts';
+import { type ApplyEntry, type CommandStore, isStoreUnavailable, type StoreHealth } from './store/types.ts';
 import { type HandlerResult, SerialisedJson } from './types.ts';
 import { validationPolicyOf } from './validation-policy.ts';
 
@@ -69,6 +74,22 @@ export interface Engine {
   readonly selfCheckFailures: SelfCheckFailure[];
   /** Unexpected throws so far (empty in a healthy run). */
   readonly unexpectedErrors: UnexpectedError[];
+  /**
+   * Makes a write through the engine's store: resolves with the command's outcome once it is in the
+   * log and applied here; rejects with its refusal (`AdminError`) or `StoreUnavailableError`.
+   */
+  execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
+  /** The same, synchronously, for in-memory and file stores (throws on a shared store). */
+  run<C extends Command>(command: C): OutcomeOf<C>;
+  /** Applies every command other replicas appended so far; undefined when there can be none. */
+  catchUp(): Promise<void> | undefined;
+  /**
+   * Puts the engine on another store (`mocks/engine/store/`); `open` receives the one function that
+   * applies a logged command. Used at start, before the first request, by `--state-file` and `--state`.
+   */
+  useStore(open: (apply: ApplyEntry) => CommandStore): CommandStore;
+  /** The store's log position, lag and reachability (`GET /__mock/health`). */
+  storeHealth(): Promise<StoreHealth>;
 }
 
 /**
@@ -86,6 +107,7 @@ const TRANSPORT_ERRORS: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>(
   'ADMIN_FORBIDDEN',
   'ADMIN_NOT_FOUND',
   'ADMIN_BAD_REQUEST',
+  'STORE_UNAVAILABLE',
 ]);
 
 const isEngineError = (result: HandlerResult): result is EngineError => 'code' in result;
@@ -101,13 +123,21 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
   const options = normalizeOptions(engineOptions);
   const contract = engineOptions.contract ?? defaultContract;
   const clock = options.clock;
-  const docs = createDocs(contract.document, options.swaggerUiAssetsBase);
+  const docs = createDocs(
+    renameDocsPathParams(contract.document, options.choices),
+    options.swaggerUiAssetsBase,
+  );
   const interceptors = options.interceptors;
   const selfCheckFailures: SelfCheckFailure[] = [];
   const unexpectedErrors: UnexpectedError[] = [];
 
-  let state = createEngineState(options);
-  const host: AdminHost = {
+  // A persistent store builds the first state at the log's origin, so every replica starts alike.
+  const origin = engineOptions.origin;
+  let state =
+    origin === undefined
+      ? createEngineState(options)
+      : clock.pinned(origin, () => createEngineState(options));
+  const target = {
     get state() {
       return state;
     },
@@ -116,6 +146,39 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
       clock.reset();
       state = createEngineState(options);
     },
+  };
+  // Real time never goes back inside the log: a command stamped earlier than the one applied before
+  // it (another replica's clock) is applied at that one's time.
+  let lastReal = origin ?? Number.NEGATIVE_INFINITY;
+  const applyEntry: ApplyEntry = (entry) => {
+    const real = Math.max(entry.real, lastReal);
+    lastReal = real;
+    return applyCommand(target, real === entry.real ? entry : { ...entry, real });
+  };
+  let store: CommandStore = createMemoryStore(applyEntry);
+  const stamp = (command: Command): LoggedCommand => ({ real: clock.realTime(), command });
+  const unwrap = <C extends Command>(applied: Applied): OutcomeOf<C> => {
+    if (!applied.ok) throw applied.error;
+    return applied.value as OutcomeOf<C>;
+  };
+  const execute = async <C extends Command>(command: C): Promise<OutcomeOf<C>> =>
+    unwrap<C>(await store.write(stamp(command)));
+  const run = <C extends Command>(command: C): OutcomeOf<C> => {
+    if (!store.synchronous) {
+      throw new Error(
+        `engine.admin writes are synchronous, but this engine shares its state through ${store.kind}: use engine.execute(command) or the /__mock/ routes`,
+      );
+    }
+    return unwrap<C>(store.write(stamp(command)) as Applied);
+  };
+  const host: AdminHost = {
+    get state() {
+      return state;
+    },
+    clock,
+    reset: () => run({ type: 'reset' }),
+    run,
+    execute,
   };
   const admin = createAdminApi(host);
   const interceptorHost = {
@@ -141,7 +204,8 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     headOnly: boolean,
     rawBody = '',
   ): EngineAnswer => {
-    let result = input;
+    // The permitted variations first: the self-check holds the chosen answer to the contract.
+    let result = shapeResult(options.choices, operation, input);
     for (const interceptor of interceptors) {
       result =
         interceptor.onResult?.({ operationId: operation?.operationId ?? null, request, result, rawBody }) ??
@@ -289,6 +353,8 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     // The handler. Ingested records that came due on the clock become actions first, so a read
     // after `/__mock/clock/advance` sees them even with a frozen clock (cheap: a length check).
     const handler = handlers[operationId as keyof typeof handlers];
+    const shaped = shapeRequest(options.choices, operationId, validation.query);
+    if (!shaped.ok) return finish(request, operation, shaped.error, headOnly, rawBody);
     let result: HandlerResult;
     try {
       settleIngestion(state.ingestion, state.data);
@@ -299,15 +365,19 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
         organization,
         key,
         pathParams: validation.pathParams,
-        query: validation.query,
+        query: shaped.query,
         body: validation.body,
         rawBody,
         state,
         clock,
+        execute,
       });
     } catch (error) {
-      recordUnexpected(request, operation, error);
-      result = errors.internal();
+      if (isStoreUnavailable(error)) result = errors.storeUnavailable(error.message);
+      else {
+        recordUnexpected(request, operation, error);
+        result = errors.internal();
+      }
     }
     return finish(request, operation, result, headOnly, rawBody);
   };
@@ -340,6 +410,9 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
       }
       let current = request;
       for (const interceptor of interceptors) current = interceptor.rewriteRequest?.(current) ?? current;
+      // A shared store: what any replica answered before this request started is applied first.
+      const behind = store.catchUp();
+      if (behind !== undefined) await behind;
       const answer = await pipeline(current);
       // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
       current.body?.discard();
@@ -363,5 +436,13 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     options,
     selfCheckFailures,
     unexpectedErrors,
+    execute,
+    run,
+    catchUp: () => store.catchUp(),
+    useStore(open) {
+      store = open(applyEntry);
+      return store;
+    },
+    storeHealth: async () => store.health(),
   };
 }

@@ -26,7 +26,8 @@ export type EngineErrorCode =
   | 'SELF_CHECK_FAILED'
   | 'ADMIN_FORBIDDEN'
   | 'ADMIN_NOT_FOUND'
-  | 'ADMIN_BAD_REQUEST';
+  | 'ADMIN_BAD_REQUEST'
+  | 'STORE_UNAVAILABLE';
 
 /** An error answer: a handler result plus the catalogue code (sent as `x-mock-error-code`). */
 export interface EngineError extends HandlerResult {
@@ -129,4 +130,12 @@ export const errors = {
   adminNotFound: (method: string, pathname: string) =>
     error('ADMIN_NOT_FOUND', 404, `No admin operation matches ${method} ${pathname}`),
   adminBadRequest: (message: string, status = 400) => error('ADMIN_BAD_REQUEST', status, message),
+  storeUnavailable: (detail: string) =>
+    error(
+      'STORE_UNAVAILABLE',
+      503,
+      `Service unavailable: the mock's shared state store cannot take writes now (${detail}); nothing was changed, retry later`,
+      {},
+      { 'retry-after': '1' },
+    ),
 } as const;

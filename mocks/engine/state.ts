@@ -3,14 +3,14 @@
  * `reset` builds a new one from the same options.
  */
 import { generateDataset } from '../../fixtures/index.ts';
-import { createSavedSearchState, type SavedSearchState } from '../agent/operations/saved-search-state.ts';
-import { createRepliesState, type RepliesState } from '../agent/replies/state.ts';
 import { type AuthState, createAuthState } from './auth/index.ts';
 import { createDataState, type DataState } from './data/index.ts';
 import { type DataBaseline, emptyDataset, loadBaseline } from './data-file/baseline.ts';
 import { createIngestionState, type IngestionState } from './ingestion/index.ts';
 import { createModerationState, type ModerationState } from './moderation/index.ts';
 import type { NormalizedEngineOptions } from './options.ts';
+import { createRepliesState, type RepliesState } from './replies/index.ts';
+import { createSavedSearchState, type SavedSearchState } from './saved-searches/index.ts';
 import type { Organization } from './types.ts';
 
 export interface EngineState {
@@ -20,9 +20,9 @@ export interface EngineState {
   readonly data: DataState;
   readonly moderation: ModerationState;
   readonly ingestion: IngestionState;
-  /** Reply requests of the agent interface (`mocks/agent/replies/`). */
+  /** Reply requests of the agent interface (`./replies/`). */
   readonly replies: RepliesState;
-  /** Saved searches of the agent interface, per organization (`mocks/agent/operations/`). */
+  /** Saved searches of the agent interface, per organization (`./saved-searches/`). */
   readonly savedSearches: SavedSearchState;
   /** What was loaded (generated set, data files): what reset returns to. Shared across resets. */
   readonly loaded: DataBaseline;

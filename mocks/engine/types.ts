@@ -4,6 +4,7 @@
  * node:http or MSW: adapters call `Engine.dispatch` (plain data) or `Engine.handle` (Fetch API).
  */
 
+import type { Command, OutcomeOf } from './commands/types.ts';
 import { concatBytes } from './exchange.ts';
 
 /** Scopes carried by an API key (spec section 5.4). */
@@ -48,6 +49,11 @@ export interface HandlerContext<State = unknown> {
   readonly rawBody: string;
   readonly state: State;
   readonly clock: Clock;
+  /**
+   * Makes a write: applies the command through the engine's store (`mocks/engine/commands/`) and
+   * resolves with its outcome; a write never changes `state` any other way.
+   */
+  readonly execute: <C extends Command>(command: C) => Promise<OutcomeOf<C>>;
 }
 
 const utf8 = new TextEncoder();

@@ -14,16 +14,14 @@
  * await fetch('https://api.example.test/v0/agents', { headers: { 'x-api-key': key.key } });
  */
 import type { HttpHandler } from 'msw';
-// `msw/core/http`, not `msw`: the package root also loads the GraphQL handlers and `graphql` itself
-// (~30 ms of node start-up, and bytes in a browser bundle) for one `http.all`.
-import { http } from 'msw/core/http';
 import type { AdminApi, AdminHost } from '../engine/admin/api.ts';
 import { type ChaosAdmin, createChaosAdmin } from '../engine/admin/chaos.ts';
+import { createDataCommands } from '../engine/admin/data.ts';
 import { createIngestionAdmin, type IngestionAdmin } from '../engine/admin/ingestion.ts';
 import { createModerationAdmin, type ModerationAdmin } from '../engine/admin/moderation.ts';
 import { createViolationsAdmin, type ViolationsAdmin } from '../engine/admin/violations.ts';
 import { type Chaos, type ChaosOptions, createChaos } from '../engine/chaos/index.ts';
-import { createDataAdmin, type DataAdmin } from '../engine/data-file/admin-ops.ts';
+import type { DataAdmin } from '../engine/data-file/admin-ops.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineOptions } from '../engine/options.ts';
 import {
@@ -31,6 +29,7 @@ import {
   type ViolationLog,
   type ViolationLogOptions,
 } from '../engine/violations/index.ts';
+import { http } from './http.ts';
 
 export interface CreateHandlersOptions extends EngineOptions {
   /**
@@ -104,12 +103,11 @@ export function createHandlers(options: CreateHandlersOptions): MockHandlers {
     ...engineOptions,
     interceptors: [violationLog, chaos, ...(engineOptions.interceptors ?? [])],
   });
-  const host: AdminHost = {
+  const host: Pick<AdminHost, 'state' | 'run'> = {
     get state() {
       return engine.state;
     },
-    clock: engine.clock,
-    reset: () => engine.admin.reset(),
+    run: engine.run,
   };
   const admin: MockAdmin = {
     ...engine.admin,
@@ -117,7 +115,7 @@ export function createHandlers(options: CreateHandlersOptions): MockHandlers {
     ...createIngestionAdmin(host),
     ...createViolationsAdmin(violationLog),
     ...createChaosAdmin(chaos),
-    ...createDataAdmin(host),
+    ...createDataCommands(host),
   };
   const basePath = basePathOf(baseUrl);
   const handler = http.all(handlerPattern(baseUrl), async ({ request }) => {

@@ -4,6 +4,7 @@
  */
 import { ConformanceClient } from '../client/client.ts';
 import type { Contract } from '../contract/contract.ts';
+import { poolTransport } from './transport.ts';
 
 export type Preflight = { readonly ok: true } | { readonly ok: false; readonly problem: string };
 
@@ -24,7 +25,12 @@ function excerpt(raw: string): string {
  * ```
  */
 export async function preflight(baseUrl: string, contract: Contract, timeoutMs = 15_000): Promise<Preflight> {
-  const client = new ConformanceClient({ baseUrl, keys: {}, timeoutMs });
+  const client = new ConformanceClient({
+    baseUrl,
+    keys: {},
+    timeoutMs,
+    transport: poolTransport(baseUrl, 1),
+  });
   const tried = `GET ${baseUrl.replace(/\/+$/, '')}/docs/json`;
   try {
     const res = await client.request({ method: 'GET', path: '/docs/json', auth: 'none' });

@@ -11,6 +11,7 @@ import type { ConformanceOptions, NormalizedOptions } from './options.ts';
 import { normalizeOptions } from './options.ts';
 import type { CheckOutcome, Failed, LawResult, RuleResult, RuleStatus } from './outcome.ts';
 import type { ConformanceReport, Tally, Verdict } from './report.ts';
+import { poolTransport } from './transport.ts';
 
 /** The fields of a catalog rule the runner uses. */
 export interface CatalogRule {
@@ -156,6 +157,7 @@ export async function runConformance(
   const t0 = performance.now();
   const client = new ConformanceClient({
     baseUrl: opts.target.baseUrl,
+    transport: poolTransport(opts.target.baseUrl),
     keys: opts.target.keys,
     maxRps: opts.maxRps,
     maxRequests: opts.maxRequests,
@@ -164,6 +166,7 @@ export async function runConformance(
   // The agent interface may live on another origin (--mcp-url): a client of its own, same manners.
   const mcpClient = new ConformanceClient({
     baseUrl: new URL(opts.target.mcpUrl).origin,
+    transport: poolTransport(opts.target.mcpUrl),
     keys: opts.target.keys,
     maxRps: opts.maxRps,
     maxRequests: opts.maxRequests,

@@ -1,3 +1,4 @@
+import auditJson from '../../contract/audit.json' with { type: 'json' };
 import rulesJson from '../../contract/rules.json' with { type: 'json' };
 
 /**
@@ -45,6 +46,20 @@ export interface Rule {
   readonly retired?: boolean;
 }
 
+/**
+ * How much a rule weighs in a verdict (recorded in `contract/audit.json`, `levels`): `must` (the spec
+ * states it: a failure fails the run), `should` (a natural reading, a convention, or a point the spec
+ * leaves open where the mock made a choice: a failure is a warning unless `--strict`), `mock-only`
+ * (never judged on a live target: checked by the mock's own tests).
+ */
+export type RuleLevel = 'must' | 'should' | 'mock-only';
+
+/** A rule's level and the spec's words that justify it (or why it is a reading, a convention, an open point). */
+export interface RuleLevelEntry {
+  readonly level: RuleLevel;
+  readonly because: string;
+}
+
 interface RulesCatalog {
   readonly version: 1;
   readonly rules: readonly Rule[];
@@ -64,6 +79,34 @@ const catalog = rulesJson as RulesCatalog;
  * ```
  */
 export const rules: readonly Rule[] = Object.freeze(catalog.rules.map((rule) => Object.freeze(rule)));
+
+// The JSON import widens `level` to string; test/rules-levels.test.ts holds every entry to the union.
+const levelEntries = (auditJson as { readonly levels: Readonly<Record<string, RuleLevelEntry>> }).levels;
+
+/**
+ * The level of every rule, keyed by rule id (from `contract/audit.json`).
+ *
+ * @example
+ * ```ts
+ * import { ruleLevels } from './rules.ts';
+ * ruleLevels.get('ENG-PLATFORMS-FILTER')?.level; // 'should'
+ * ```
+ */
+export const ruleLevels: ReadonlyMap<string, RuleLevelEntry> = new Map(Object.entries(levelEntries));
+
+/**
+ * The level of a rule; `must` for an id the audit does not know (a rule a law names that is not in
+ * the catalog is judged strictly rather than silently downgraded).
+ *
+ * @example
+ * ```ts
+ * import { levelOf } from './rules.ts';
+ * if (levelOf('ERR-STATUS-IN-DECLARED-SET') === 'should') console.log('a warning unless --strict');
+ * ```
+ */
+export function levelOf(id: string): RuleLevel {
+  return ruleLevels.get(id)?.level ?? 'must';
+}
 
 const byId: ReadonlyMap<string, Rule> = new Map(rules.map((rule) => [rule.id, rule]));
 

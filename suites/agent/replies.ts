@@ -76,6 +76,7 @@ async function prepare(ctx: LawContext, session: McpSession): Promise<Prepared> 
       `prepare_reply failed: ${failureText(answer).slice(0, 300)}`,
       { actionId, requestId },
     );
+  exactDraft(answer, text, { actionId, requestId });
   if (looksApproved(stateOf(dataOf(answer))))
     violate(
       'AGENT-MCP-REPLY-HUMAN-MUST-CONFIRM',
@@ -84,6 +85,29 @@ async function prepare(ctx: LawContext, session: McpSession): Promise<Prepared> 
       { actionId, requestId },
     );
   return { session, actionId, text, requestId, answer };
+}
+
+/** The first `text` string in a reply answer (the draft, where the deployment shows it). */
+function draftTextOf(value: unknown, depth = 0): string | undefined {
+  if (!isObj(value) || depth > 3) return undefined;
+  if (typeof value['text'] === 'string') return value['text'];
+  for (const v of Object.values(value)) {
+    const found = draftTextOf(v, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** "prepare one exact reply draft": a draft the answer shows is the text given, byte for byte. */
+function exactDraft(answer: ToolAnswer, text: string, example: unknown): void {
+  const shown = draftTextOf(dataOf(answer));
+  if (shown !== undefined && shown !== text)
+    violate(
+      'AGENT-MCP-PREPARE-EXACT-DRAFT',
+      'draft-changed',
+      `the draft shows ${JSON.stringify(shown.slice(0, 200))}, not the exact text given ${JSON.stringify(text)}`,
+      example,
+    );
 }
 
 async function replyLaw(ctx: LawContext, body: (session: McpSession) => Promise<number>): Promise<number> {
@@ -99,6 +123,7 @@ const idempotent: Law = {
     'AGENT-MCP-WRITE-TIMEOUT-CHECK-EXISTING',
     'AGENT-MCP-OPEN-REPLY-READS-EXISTING',
     'AGENT-MCP-PREPARE-REQUESTID-UUID',
+    'AGENT-MCP-PREPARE-EXACT-DRAFT',
   ],
   needs: { keys: ['read', 'write'], writes: true },
   run: (ctx) =>
@@ -138,6 +163,7 @@ const idempotent: Law = {
             `open_reply of the prepared request did not read it: ${failureText(open).slice(0, 300)}`,
             args,
           );
+        exactDraft(open, p.text, args);
         const bad = await session.callTool('prepare_reply', {
           ...args,
           requestId: `not-a-uuid-${p.requestId.slice(0, 8)}`,

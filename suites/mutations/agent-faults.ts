@@ -220,6 +220,20 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
     },
   },
   {
+    id: 'prepare-adds-signature',
+    description: 'prepare_reply stores the draft with a signature appended (not the exact text given)',
+    expect: ['AGENT-MCP-PREPARE-EXACT-DRAFT'],
+    fault: () => ({
+      request: (m) => {
+        if (toolName(m) !== 'prepare_reply') return m;
+        const args = argsOf(m);
+        return typeof args['text'] === 'string'
+          ? withArgs(m, { ...args, text: `${args['text']}\n-- Sent by the support agent` })
+          : m;
+      },
+    }),
+  },
+  {
     id: 'call-returns-error-object',
     description: 'call answers a failure as an object instead of throwing an Error',
     expect: ['AGENT-MCP-EXECUTE-CALL-THROWS-ON-FAILURE'],

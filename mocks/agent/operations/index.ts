@@ -9,7 +9,7 @@
  * if (page.ok) page.value; // { items: [...], nextCursor: '...' | null }
  */
 import type { Engine } from '../../engine/engine.ts';
-import type { AgentContext, OperationRegistry } from '../types.ts';
+import type { OperationRegistry } from '../types.ts';
 import { type AnalyticsInput, analyticsActions } from './analytics.ts';
 import { cursorSecret } from './cursor.ts';
 import { buildRegistry, type OperationRun } from './registry.ts';
@@ -18,14 +18,13 @@ import {
   deleteSavedSearch,
   getSavedSearch,
   listSavedSearches,
-  type SavedSearchHost,
   updateSavedSearch,
 } from './saved-searches.ts';
 import { type SearchInput, type SearchQuery, searchActions } from './search-actions.ts';
 import { searchTags, type TagsInput } from './search-tags.ts';
 
+export type { SavedSearch } from '../../engine/saved-searches/index.ts';
 export { CATALOG } from './catalog.ts';
-export type { SavedSearch } from './saved-search-state.ts';
 
 export interface OperationRegistryOptions {
   /**
@@ -51,19 +50,18 @@ export function createOperationRegistry(options: OperationRegistryOptions = {}):
     }
     return secret;
   };
-  const saved: SavedSearchHost = (ctx: AgentContext) => ctx.engine.state.savedSearches;
 
   const runs: Readonly<Record<string, OperationRun>> = {
     'query.search.actions': (ctx, input) => searchActions(ctx, input as SearchInput, secretOf(ctx.engine)),
     'query.search.tags': (ctx, input) => searchTags(ctx, input as TagsInput),
     'query.analytics.actions': (ctx, input) => analyticsActions(ctx, input as AnalyticsInput),
-    'config.savedSearch.list': (ctx) => listSavedSearches(ctx, saved),
-    'config.savedSearch.get': (ctx, input) => getSavedSearch(ctx, saved, input as { id: string }),
+    'config.savedSearch.list': (ctx) => listSavedSearches(ctx),
+    'config.savedSearch.get': (ctx, input) => getSavedSearch(ctx, input as { id: string }),
     'config.savedSearch.create': (ctx, input) =>
-      createSavedSearch(ctx, saved, input as { name: string; query: SearchQuery }),
+      createSavedSearch(ctx, input as { name: string; query: SearchQuery }),
     'config.savedSearch.update': (ctx, input) =>
-      updateSavedSearch(ctx, saved, input as { id: string; name?: string; query?: SearchQuery }),
-    'config.savedSearch.delete': (ctx, input) => deleteSavedSearch(ctx, saved, input as { id: string }),
+      updateSavedSearch(ctx, input as { id: string; name?: string; query?: SearchQuery }),
+    'config.savedSearch.delete': (ctx, input) => deleteSavedSearch(ctx, input as { id: string }),
   };
   return buildRegistry(runs);
 }

@@ -14,15 +14,16 @@ import { invalidInput } from './failures.ts';
 import { compileGroup, type FilterGroup } from './filter.ts';
 import { SEARCH_LIMIT_DEFAULT } from './vocabulary.ts';
 
-export interface SearchQuery {
+/** A type, not an interface: the engine's saved-search slice stores it as a plain JSON object. */
+export type SearchQuery = {
   readonly filter?: FilterGroup;
   readonly dateRange?: DateRangeInput;
   readonly limit?: number;
-}
+};
 
-export interface SearchInput extends SearchQuery {
+export type SearchInput = SearchQuery & {
   readonly cursor?: string;
-}
+};
 
 export interface SearchPage {
   readonly items: Record<string, unknown>[];

@@ -81,4 +81,5 @@ export const ANALYTICS_SOURCES = ['actions'] as const;
 
 /** Saved searches. */
 export const SAVED_SEARCH_NAME_MAX_LENGTH = 200;
-export const SAVED_SEARCHES_PER_ORGANIZATION = 500;
+/** The engine slice's cap, restated for the catalog's prose. */
+export { SAVED_SEARCHES_PER_ORGANIZATION } from '../../engine/saved-searches/index.ts';

@@ -3,7 +3,7 @@
  * text escaped (the reply text, titles and names are untrusted). The style is inline and allowed by
  * its hash in the Content-Security-Policy; nothing else may load or run.
  */
-import type { ReplyRequest, ReplyState } from './model.ts';
+import type { ReplyRequest, ReplyState } from '../../engine/replies/index.ts';
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f5f7;color:#1d2330}
 main{max-width:44rem;margin:2rem auto;background:#fff;border:1px solid #d6dae1;border-radius:8px;padding:1.5rem 2rem}

@@ -13,12 +13,17 @@
  */
 import { constantTimeEqual } from '../../engine/auth/constant-time.ts';
 import type { Engine } from '../../engine/engine.ts';
+import type { ReplyRequest } from '../../engine/replies/index.ts';
+import {
+  csrfToken,
+  csrfValid,
+  decide,
+  REPLY_PAGE_PREFIX,
+  settleReplies,
+  TOKEN_PATTERN,
+} from '../../engine/replies/index.ts';
 import type { AgentPageHandler } from '../types.ts';
 import { contentSecurityPolicy, decisionPage, errorPage, statusPage } from './html.ts';
-import { decide, settleReplies } from './machine.ts';
-import type { ReplyRequest } from './model.ts';
-import { csrfToken, csrfValid, TOKEN_PATTERN } from './tokens.ts';
-import { REPLY_PAGE_PREFIX } from './view.ts';
 
 /** Largest form body read. */
 export const MAX_FORM_BYTES = 8 * 1024;

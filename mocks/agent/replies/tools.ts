@@ -6,6 +6,21 @@
 import { getActionRecord } from '../../engine/data/index.ts';
 import { settleIngestion } from '../../engine/ingestion/index.ts';
 import {
+  approvalToken,
+  approvalUrlOf,
+  draftReplyRequest,
+  issueApprovalLink,
+  MAX_REQUESTS_PER_ORGANIZATION,
+  moveTo,
+  type RepliesState,
+  type ReplyRequest,
+  type ReplyView,
+  requestsOf,
+  settleReplies,
+  unknownDeliveryFailure,
+  viewOf,
+} from '../../engine/replies/index.ts';
+import {
   type AgentContext,
   type AgentFailure,
   type AgentTool,
@@ -14,11 +29,6 @@ import {
   succeed,
 } from '../types.ts';
 import { preparedInputOf, requestIdOnly, sameInput } from './input.ts';
-import { moveTo, settleReplies } from './machine.ts';
-import { draftReplyRequest, MAX_REQUESTS_PER_ORGANIZATION, type ReplyRequest } from './model.ts';
-import { issueApprovalLink, type RepliesState, requestsOf } from './state.ts';
-import { approvalToken } from './tokens.ts';
-import { approvalUrlOf, type ReplyView, unknownDeliveryFailure, viewOf } from './view.ts';
 
 /** The replies slice with every clock move due now applied (and due ingestion, so new actions are found). */
 function settled(ctx: AgentContext): RepliesState {
@@ -34,7 +44,7 @@ function existing(ctx: AgentContext, replies: RepliesState, requestId: string): 
   return fail({
     kind: 'not_found',
     code: 'NOT_FOUND',
-    field: 'requestId',
+    field: '/requestId',
     message: `No reply request ${JSON.stringify(requestId)} in this organization; prepare it first with prepare_reply`,
   });
 }
@@ -42,7 +52,7 @@ function existing(ctx: AgentContext, replies: RepliesState, requestId: string): 
 const conflict = (message: string): AgentFailure => ({
   kind: 'conflict',
   code: 'CONFLICT',
-  field: 'requestId',
+  field: '/requestId',
   message,
 });
 
@@ -70,7 +80,7 @@ function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<Repl
     return fail({
       kind: 'not_found',
       code: 'NOT_FOUND',
-      field: 'actionId',
+      field: '/actionId',
       message: `No action ${JSON.stringify(input.actionId)} in this organization (ids are compared byte for byte, as REST shows them)`,
     });
   }
@@ -79,7 +89,7 @@ function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<Repl
     return fail({
       kind: 'invalid_input',
       code: 'INVALID_INPUT',
-      field: 'isPublicReply',
+      field: '/isPublicReply',
       message: `Action ${input.actionId} is private (isPublicPost false): a public reply is not possible; omit isPublicReply or set it to false`,
     });
   }
@@ -87,7 +97,7 @@ function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<Repl
     return fail({
       kind: 'invalid_input',
       code: 'INVALID_INPUT',
-      field: 'requestId',
+      field: '/requestId',
       message: `This organization has ${MAX_REQUESTS_PER_ORGANIZATION} reply requests, the mock's limit; reset the mock`,
     });
   }

@@ -2,35 +2,14 @@
  * The typed admin operations, callable without HTTP (`engine.admin.createKey(...)`); the `/__mock/`
  * routes are a thin JSON layer over them.
  */
-import {
-  type CreateKeyInput,
-  createKey,
-  KEY_EXPIRIES,
-  KEY_PROFILES,
-  type KeyExpiry,
-  keyStatus,
-  PROFILE_SCOPES,
-  revokeKey,
-} from '../auth/index.ts';
+import { type CreateKeyInput, keyStatus, PROFILE_SCOPES } from '../auth/index.ts';
 import type { MockClock } from '../clock.ts';
+import type { CommandTarget } from '../commands/apply.ts';
+import type { Command, OutcomeOf } from '../commands/types.ts';
 import type { EngineState } from '../state.ts';
 import type { ApiKeyRecord, KeyProfile, KeyStatus, ModerationMode, Organization, Scope } from '../types.ts';
 
-/** A misuse of an admin operation (unknown key or organization, invalid input); carries an HTTP status. */
-export class AdminError extends Error {
-  override readonly name = 'AdminError';
-  constructor(
-    readonly code: 'NOT_FOUND' | 'BAD_REQUEST',
-    message: string,
-  ) {
-    super(message);
-  }
-  get status(): 404 | 400 {
-    return this.code === 'NOT_FOUND' ? 404 : 400;
-  }
-}
-
-export const isAdminError = (value: unknown): value is AdminError => value instanceof AdminError;
+export { AdminError, isAdminError } from './errors.ts';
 
 export interface KeyView {
   readonly key: string;
@@ -65,16 +44,20 @@ export interface AdminApi {
   setClock(now: number | string): ClockView;
 }
 
-/** What the admin operations act on: the engine's current state (replaced by reset) and its clock. */
-export interface AdminHost {
+/**
+ * What the admin operations act on: the engine's current state (replaced by reset), its clock, and
+ * the way writes are made: `run` applies a command now and returns its outcome or throws its refusal
+ * (in-memory and file stores); `execute` does the same through any store, shared ones included.
+ */
+export interface AdminHost extends CommandTarget {
   readonly state: EngineState;
   readonly clock: MockClock;
-  reset(): void;
+  run<C extends Command>(command: C): OutcomeOf<C>;
+  execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
 }
 
-const MODES: readonly ModerationMode[] = ['ad_policy', 'standard'];
-
-function viewOf(key: ApiKeyRecord, now: number): KeyView {
+/** The admin view of a key at `now`. */
+export function keyViewOf(key: ApiKeyRecord, now: number): KeyView {
   return {
     key: key.key,
     name: key.name,
@@ -86,92 +69,40 @@ function viewOf(key: ApiKeyRecord, now: number): KeyView {
   };
 }
 
-function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new AdminError(
-    'BAD_REQUEST',
-    `${name} must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)})`,
-  );
+/** The clock as the admin API shows it. */
+export function clockViewOf(clock: MockClock): ClockView {
+  const now = clock.now();
+  return { now, iso: new Date(now).toISOString(), running: clock.running };
 }
 
 export function createAdminApi(host: AdminHost): AdminApi {
-  const organization = (id: string): Organization => {
-    const org = host.state.organizations.get(id);
-    if (org === undefined) throw new AdminError('NOT_FOUND', `No organization ${JSON.stringify(id)}`);
-    return org;
-  };
-  const clockView = (): ClockView => {
-    const now = host.clock.now();
-    return { now, iso: new Date(now).toISOString(), running: host.clock.running };
-  };
-
+  const clockView = (): ClockView => clockViewOf(host.clock);
   return {
-    reset: () => host.reset(),
+    reset: () => host.run({ type: 'reset' }),
     listOrganizations: () => [...host.state.organizations.values()],
-    setModerationMode(organizationId, mode) {
-      const org = organization(organizationId);
-      org.moderationMode = oneOf('mode', mode, MODES);
-      return org;
-    },
+    setModerationMode: (organizationId, mode) =>
+      host.run({ type: 'organization.moderationMode', organizationId, mode }),
     listKeys(organizationId) {
       const now = host.clock.now();
       const keys = [...host.state.keys.byKey.values()];
       return keys
         .filter((k) => organizationId === undefined || k.organizationId === organizationId)
-        .map((k) => viewOf(k, now));
+        .map((k) => keyViewOf(k, now));
     },
     createKey(input) {
-      organization(input.organizationId);
-      const profile = oneOf('profile', input.profile ?? 'reporting', KEY_PROFILES);
-      const expiry: KeyExpiry = oneOf('expiry', input.expiry ?? '90d', KEY_EXPIRIES);
-      if (
-        input.name !== undefined &&
-        (typeof input.name !== 'string' || input.name.length === 0 || input.name.length > 200)
-      ) {
-        throw new AdminError('BAD_REQUEST', 'name must be a string of 1..200 characters');
-      }
-      const now = host.clock.now();
-      const created = createKey(
-        host.state.keys,
-        {
-          organizationId: input.organizationId,
-          profile,
-          expiry,
-          ...(input.name === undefined ? {} : { name: input.name }),
-        },
-        now,
-      );
-      return viewOf(created, now);
+      const created = host.run({ type: 'keys.create', input });
+      return keyViewOf(created, host.clock.now());
     },
     revokeKey(key) {
-      const revoked = revokeKey(host.state.keys, key);
-      if (revoked === undefined) throw new AdminError('NOT_FOUND', 'No such API key');
-      return viewOf(revoked, host.clock.now());
+      return keyViewOf(host.run({ type: 'keys.revoke', key }), host.clock.now());
     },
     clock: clockView,
     advanceClock(ms) {
-      if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-        throw new AdminError('BAD_REQUEST', `ms must be a finite number >= 0 (got ${JSON.stringify(ms)})`);
-      }
-      host.clock.advance(ms);
+      host.run({ type: 'clock.advance', ms });
       return clockView();
     },
     setClock(now) {
-      const target = typeof now === 'string' ? Date.parse(now) : now;
-      if (typeof target !== 'number' || !Number.isFinite(target)) {
-        throw new AdminError(
-          'BAD_REQUEST',
-          `now must be epoch ms or an ISO timestamp (got ${JSON.stringify(now)})`,
-        );
-      }
-      const current = host.clock.now();
-      if (target < current) {
-        throw new AdminError(
-          'BAD_REQUEST',
-          `the mock clock cannot move backwards (now ${new Date(current).toISOString()}); use reset to start over`,
-        );
-      }
-      host.clock.set(target);
+      host.run({ type: 'clock.set', now });
       return clockView();
     },
   };

@@ -1,7 +1,7 @@
 /** The engine's own admin routes: reset, keys, organizations and their moderation mode, the clock. */
 import type { KeyExpiry } from '../auth/index.ts';
 import type { KeyProfile, ModerationMode } from '../types.ts';
-import { AdminError } from './api.ts';
+import { AdminError, clockViewOf, keyViewOf } from './api.ts';
 import { type AdminRoute, objectBody, ok } from './route.ts';
 
 function body(value: unknown, what: string): Record<string, unknown> {
@@ -17,8 +17,8 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: '/__mock/reset',
     summary: 'Rebuild the whole state from the seed and put the clock back to its start',
-    handle: ({ api }) => {
-      api.reset();
+    handle: async ({ api, execute }) => {
+      await execute({ type: 'reset' });
       return ok({ reset: true, clock: api.clock() });
     },
   },
@@ -32,9 +32,13 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
     method: 'PUT',
     path: '/__mock/organizations/{id}/moderation-mode',
     summary: 'Set an organization\'s moderation mode: {"mode": "ad_policy" | "standard"}',
-    handle: ({ api, params, body: raw }) => {
+    handle: async ({ params, body: raw, execute }) => {
       const input = body(raw, 'like {"mode": "ad_policy"}');
-      return ok({ organization: api.setModerationMode(params['id'] ?? '', input['mode'] as ModerationMode) });
+      const organizationId = params['id'] ?? '';
+      const mode = input['mode'] as ModerationMode;
+      return ok({
+        organization: await execute({ type: 'organization.moderationMode', organizationId, mode }),
+      });
     },
   },
   {
@@ -48,7 +52,7 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
     path: '/__mock/keys',
     summary:
       'Create a key: {"organizationId", "profile" (default reporting), "expiry": "30d"|"90d"|"none" (default 90d), "name"?}',
-    handle: ({ api, body: raw }) => {
+    handle: async ({ clock, body: raw, execute }) => {
       const input = body(raw, 'like {"organizationId": "org_acme", "profile": "reporting"}');
       if (typeof input['organizationId'] !== 'string') {
         throw new AdminError('BAD_REQUEST', 'organizationId must be a string');
@@ -56,20 +60,26 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
       const name = input['name'];
       if (name !== undefined && typeof name !== 'string')
         throw new AdminError('BAD_REQUEST', 'name must be a string');
-      const key = api.createKey({
-        organizationId: input['organizationId'],
-        ...(input['profile'] === undefined ? {} : { profile: input['profile'] as KeyProfile }),
-        ...(input['expiry'] === undefined ? {} : { expiry: input['expiry'] as KeyExpiry }),
-        ...(name === undefined ? {} : { name }),
+      const created = await execute({
+        type: 'keys.create',
+        input: {
+          organizationId: input['organizationId'],
+          ...(input['profile'] === undefined ? {} : { profile: input['profile'] as KeyProfile }),
+          ...(input['expiry'] === undefined ? {} : { expiry: input['expiry'] as KeyExpiry }),
+          ...(name === undefined ? {} : { name }),
+        },
       });
-      return ok({ key }, 201);
+      return ok({ key: keyViewOf(created, clock.now()) }, 201);
     },
   },
   {
     method: 'POST',
     path: '/__mock/keys/{key}/revoke',
     summary: 'Revoke a key; the next request with it fails with 401',
-    handle: ({ api, params }) => ok({ key: api.revokeKey(params['key'] ?? '') }),
+    handle: async ({ clock, params, execute }) => {
+      const revoked = await execute({ type: 'keys.revoke', key: params['key'] ?? '' });
+      return ok({ key: keyViewOf(revoked, clock.now()) });
+    },
   },
   {
     method: 'GET',
@@ -81,16 +91,18 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: '/__mock/clock/advance',
     summary: 'Advance the mock clock: {"ms": 60000}',
-    handle: ({ api, body: raw }) =>
-      ok({ clock: api.advanceClock(body(raw, 'like {"ms": 60000}')['ms'] as number) }),
+    handle: async ({ clock, body: raw, execute }) => {
+      await execute({ type: 'clock.advance', ms: body(raw, 'like {"ms": 60000}')['ms'] });
+      return ok({ clock: clockViewOf(clock) });
+    },
   },
   {
     method: 'POST',
     path: '/__mock/clock/set',
     summary: 'Set the mock clock (forward only): {"now": epoch ms or ISO timestamp}',
-    handle: ({ api, body: raw }) =>
-      ok({
-        clock: api.setClock(body(raw, 'like {"now": "2026-12-01T00:00:00Z"}')['now'] as number | string),
-      }),
+    handle: async ({ clock, body: raw, execute }) => {
+      await execute({ type: 'clock.set', now: body(raw, 'like {"now": "2026-12-01T00:00:00Z"}')['now'] });
+      return ok({ clock: clockViewOf(clock) });
+    },
   },
 ];

@@ -6,7 +6,8 @@
  * PUT and POST take bodies up to the data file cap (64 MiB), not the engine's `maxBodyBytes` (1 MiB by
  * default): an export of the generated set is about 6 MB, and what GET saves must load back.
  */
-import { createDataAdmin, type DataLoadOutcome } from '../data-file/admin-ops.ts';
+import type { DataAdmin, DataLoadOutcome } from '../data-file/admin-ops.ts';
+import { exportDataFile } from '../data-file/export.ts';
 import { MAX_DATA_FILE_BYTES } from '../data-file/validate.ts';
 import type { AdminHost } from './api.ts';
 import type { AdminContext, AdminResult, AdminRoute } from './route.ts';
@@ -28,9 +29,19 @@ function answer(outcome: DataLoadOutcome, mode: 'replace' | 'merge', ctx: AdminC
   return ok({ loaded, mode, clock: ctx.api.clock() });
 }
 
-/** The routes reach the engine through the context; reset goes through the typed admin API. */
-function hostOf(ctx: AdminContext): AdminHost {
-  return { state: ctx.state, clock: ctx.clock, reset: () => ctx.api.reset() };
+/**
+ * The typed data operations (`engine.admin` of MSW): export reads the state; replace and merge are
+ * commands, applied like every other write.
+ *
+ * @example
+ * const outcome = createDataCommands(host).mergeData(file);
+ */
+export function createDataCommands(host: Pick<AdminHost, 'state' | 'run'>): DataAdmin {
+  return {
+    exportData: () => exportDataFile(host.state),
+    replaceData: (file) => host.run({ type: 'data.replace', file }),
+    mergeData: (file) => host.run({ type: 'data.merge', file }),
+  };
 }
 
 export const dataAdminRoutes: readonly AdminRoute[] = [
@@ -38,7 +49,7 @@ export const dataAdminRoutes: readonly AdminRoute[] = [
     method: 'GET',
     path: '/__mock/data',
     summary: 'Export the current state as a data file (docs/data-format.md)',
-    handle: (ctx) => ok(createDataAdmin(hostOf(ctx)).exportData()),
+    handle: (ctx) => ok(exportDataFile(ctx.state)),
   },
   {
     method: 'PUT',
@@ -46,13 +57,14 @@ export const dataAdminRoutes: readonly AdminRoute[] = [
     maxBodyBytes: MAX_DATA_FILE_BYTES,
     summary:
       'Replace everything with a data file and start over (clock back to its start); 422 lists problems',
-    handle: (ctx) => answer(createDataAdmin(hostOf(ctx)).replaceData(ctx.body), 'replace', ctx),
+    handle: async (ctx) =>
+      answer(await ctx.execute({ type: 'data.replace', file: ctx.body }), 'replace', ctx),
   },
   {
     method: 'POST',
     path: '/__mock/data',
     maxBodyBytes: MAX_DATA_FILE_BYTES,
     summary: 'Merge a data file into the running state (the file wins on an id clash); 422 lists problems',
-    handle: (ctx) => answer(createDataAdmin(hostOf(ctx)).mergeData(ctx.body), 'merge', ctx),
+    handle: async (ctx) => answer(await ctx.execute({ type: 'data.merge', file: ctx.body }), 'merge', ctx),
   },
 ];

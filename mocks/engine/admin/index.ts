@@ -6,6 +6,7 @@ import { constantTimeEqual } from '../auth/constant-time.ts';
 import { readJsonBody } from '../body.ts';
 import { errors } from '../errors.ts';
 import type { EngineRequest, RequestHeaders } from '../exchange.ts';
+import { isStoreUnavailable } from '../store/types.ts';
 import type { HandlerResult } from '../types.ts';
 import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
 import type { AdminRoute } from './route.ts';
@@ -124,9 +125,11 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
         params: match.params,
         query: url.searchParams,
         body: read.value,
+        execute: options.host.execute,
       });
     } catch (cause) {
       if (isAdminError(cause)) return errors.adminBadRequest(cause.message, cause.status);
+      if (isStoreUnavailable(cause)) return errors.storeUnavailable(cause.message);
       throw cause;
     }
   };

@@ -11,22 +11,20 @@
  * | `GET /__mock/moderation/cases[?organizationId=]` | every case with its status, for debugging |
  */
 import {
-  activatePolicy,
   activeWorkflow,
   type CaseSummary,
-  deactivatePolicy,
   listCases,
   type ModerationCaseStatus,
   type PolicyWorkflow,
-  stepCase,
 } from '../moderation/index.ts';
 import type { EngineState } from '../state.ts';
-import { AdminError } from './api.ts';
+import { AdminError, type AdminHost } from './api.ts';
 import { type AdminRoute, ok } from './route.ts';
 
-/** What the moderation admin acts on: the engine's current state (a getter survives reset). */
+/** What the moderation admin acts on: the engine's current state (a getter survives reset) and its writes. */
 export interface ModerationAdminHost {
   readonly state: Pick<EngineState, 'organizations' | 'moderation'>;
+  readonly run: AdminHost['run'];
 }
 
 export interface ModerationAdmin {
@@ -52,32 +50,15 @@ export function createModerationAdmin(host: ModerationAdminHost): ModerationAdmi
     return id;
   };
   return {
-    stepModerationCase(caseId) {
-      const result = stepCase(host.state.moderation, caseId);
-      if (result.ok) return result.status;
-      switch (result.reason) {
-        case 'not_found':
-          throw new AdminError('NOT_FOUND', `No moderation case ${JSON.stringify(caseId)}`);
-        case 'policy_not_configured':
-          throw new AdminError(
-            'BAD_REQUEST',
-            `Case ${caseId}: its organization has no active policy workflow`,
-          );
-        case 'already_settled':
-          throw new AdminError('BAD_REQUEST', `Case ${caseId} is already completed or failed`);
-      }
-    },
-    activateModerationPolicy(organizationId, policyId) {
-      if (
-        policyId !== undefined &&
-        (typeof policyId !== 'string' || policyId.length === 0 || policyId.length > 200)
-      ) {
-        throw new AdminError('BAD_REQUEST', 'policyId must be a string of 1..200 characters');
-      }
-      return activatePolicy(host.state.moderation, knownOrganization(organizationId), policyId);
-    },
+    stepModerationCase: (caseId) => host.run({ type: 'moderation.step', caseId }),
+    activateModerationPolicy: (organizationId, policyId) =>
+      host.run({
+        type: 'moderation.policy.activate',
+        organizationId,
+        ...(policyId === undefined ? {} : { policyId }),
+      }),
     deactivateModerationPolicy(organizationId) {
-      deactivatePolicy(host.state.moderation, knownOrganization(organizationId));
+      host.run({ type: 'moderation.policy.deactivate', organizationId });
     },
     moderationPolicy(organizationId) {
       return activeWorkflow(host.state.moderation, knownOrganization(organizationId));
@@ -93,30 +74,32 @@ export const moderationAdminRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: '/__mock/moderation/cases/{caseId}/step',
     summary: 'Move one moderation case one state on: pending → running → completed | failed',
-    handle: ({ state, params }) =>
-      ok({ case: createModerationAdmin({ state }).stepModerationCase(params['caseId'] ?? '') }),
+    handle: async ({ params, execute }) =>
+      ok({ case: await execute({ type: 'moderation.step', caseId: params['caseId'] ?? '' }) }),
   },
   {
     method: 'GET',
     path: '/__mock/moderation/cases',
     summary: 'List moderation cases (optionally ?organizationId=) with status, evaluations and policy',
     handle: ({ state, query }) =>
-      ok({
-        cases: createModerationAdmin({ state }).listModerationCases(query.get('organizationId') ?? undefined),
-      }),
+      ok({ cases: listCases(state.moderation, query.get('organizationId') ?? undefined) }),
   },
   {
     method: 'GET',
     path: '/__mock/organizations/{id}/policy',
     summary: "The organization's active moderation policy workflow, or null",
-    handle: ({ state, params }) =>
-      ok({ policy: createModerationAdmin({ state }).moderationPolicy(params['id'] ?? '') }),
+    handle: ({ state, params }) => {
+      const id = params['id'] ?? '';
+      if (!state.organizations.has(id))
+        throw new AdminError('NOT_FOUND', `No organization ${JSON.stringify(id)}`);
+      return ok({ policy: activeWorkflow(state.moderation, id) });
+    },
   },
   {
     method: 'PUT',
     path: '/__mock/organizations/{id}/policy',
     summary: 'Activate a new moderation policy workflow: {"policyId"?}; every case gets a new evaluation',
-    handle: ({ state, params, body }) => {
+    handle: async ({ params, body, execute }) => {
       const input = body === undefined || body === null ? {} : body;
       if (typeof input !== 'object' || Array.isArray(input)) {
         throw new AdminError(
@@ -128,8 +111,13 @@ export const moderationAdminRoutes: readonly AdminRoute[] = [
       if (policyId !== undefined && typeof policyId !== 'string') {
         throw new AdminError('BAD_REQUEST', 'policyId must be a string');
       }
+      const organizationId = params['id'] ?? '';
       return ok({
-        policy: createModerationAdmin({ state }).activateModerationPolicy(params['id'] ?? '', policyId),
+        policy: await execute({
+          type: 'moderation.policy.activate',
+          organizationId,
+          ...(policyId === undefined ? {} : { policyId }),
+        }),
       });
     },
   },
@@ -137,8 +125,8 @@ export const moderationAdminRoutes: readonly AdminRoute[] = [
     method: 'DELETE',
     path: '/__mock/organizations/{id}/policy',
     summary: 'Remove the moderation policy workflow: status reads answer policy_not_configured',
-    handle: ({ state, params }) => {
-      createModerationAdmin({ state }).deactivateModerationPolicy(params['id'] ?? '');
+    handle: async ({ params, execute }) => {
+      await execute({ type: 'moderation.policy.deactivate', organizationId: params['id'] ?? '' });
       return ok({ policy: null });
     },
   },

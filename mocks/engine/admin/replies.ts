@@ -12,19 +12,19 @@
  * | `POST /__mock/replies/{organizationId}/{requestId}/advance` | the next clock step now (queued → delivering → outcome) |
  * | `POST /__mock/replies/{organizationId}/{requestId}/outcome` `{outcome}` | force `failed`, `unknown` (or `delivered`) |
  */
+import type { Engine } from '../engine.ts';
+import { errors } from '../errors.ts';
 import {
   adminView,
   approveReply,
   findReply,
   forceReplyOutcome,
+  issueMissingApprovalLinks,
   listReplies,
   ReplyAdminError,
   rejectReply,
   stepReply,
-} from '../../agent/replies/index.ts';
-import { issueMissingApprovalLinks } from '../../agent/replies/state.ts';
-import type { Engine } from '../engine.ts';
-import { errors } from '../errors.ts';
+} from '../replies/index.ts';
 import { type AdminContext, type AdminResult, type AdminRoute, ok } from './route.ts';
 
 type ReplyOperation = (engine: Pick<Engine, 'state' | 'clock'>, org: string, requestId: string) => unknown;

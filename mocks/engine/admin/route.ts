@@ -1,5 +1,6 @@
 /** The shape of an admin route; each slice may contribute a module of them (see `routes.ts`). */
 import type { MockClock } from '../clock.ts';
+import type { Command, OutcomeOf } from '../commands/types.ts';
 import type { EngineState } from '../state.ts';
 import type { AdminApi } from './api.ts';
 
@@ -13,6 +14,8 @@ export interface AdminContext {
   readonly query: URLSearchParams;
   /** The parsed JSON body, or undefined when there is none. */
   readonly body: unknown;
+  /** Makes a write: applies the command through the engine's store; throws its refusal (an `AdminError`). */
+  execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
 }
 
 export interface AdminResult {

@@ -3,7 +3,7 @@
  * export the state, replace everything with a file, merge a file. A refused file changes nothing;
  * the outcome lists its problems.
  */
-import type { AdminHost } from '../admin/api.ts';
+import type { CommandTarget } from '../commands/apply.ts';
 import { applyDataFile, existingStateOf } from './apply.ts';
 import { exportDataFile } from './export.ts';
 import { NOTHING_EXISTS } from './references.ts';
@@ -35,7 +35,7 @@ const loaded = (file: DataFile): DataLoadOutcome => ({
  * const outcome = data.mergeData(scenario().organization('org_acme').action({ title: 'New' }).build());
  * if (!outcome.ok) console.error(outcome.problems);
  */
-export function createDataAdmin(host: AdminHost): DataAdmin {
+export function createDataAdmin(host: CommandTarget): DataAdmin {
   return {
     exportData: () => exportDataFile(host.state),
     replaceData(value) {

@@ -5,9 +5,9 @@
  */
 import type { OrgCatalog } from '../../../fixtures/generate/types.ts';
 import { type SchemaName, validateSchema } from '../../../src/contract/index.ts';
-import { TERMINAL_STATES } from '../../agent/replies/model.ts';
 import { typeError } from '../data/custom-fields.ts';
 import { ingestedActionId } from '../ingestion/to-action.ts';
+import { TERMINAL_STATES } from '../replies/model.ts';
 import { mergeCatalog } from './catalog.ts';
 import { resolveTimestamp } from './time.ts';
 import type { DataFile, DataFileAction, DataFileMessage, DataProblem } from './types.ts';

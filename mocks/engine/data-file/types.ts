@@ -3,8 +3,9 @@
  * mock, and what `GET /__mock/data` exports. Identifiers are strings kept byte for byte; timestamps
  * are ISO 8601 or relative to the anchor (`"-2d"`, `"-90m"`, `"now"`; see ./time.ts).
  */
-import type { DeliveryOutcome, ReplyState } from '../../agent/replies/model.ts';
+
 import type { ActionScores } from '../data/ingest-types.ts';
+import type { DeliveryOutcome, ReplyState } from '../replies/model.ts';
 
 /** ISO 8601 with a zone designator, or an offset from the anchor such as `-2d`, `-1d12h`, `+30m`, `now`. */
 export type Timestamp = string;
@@ -151,7 +152,7 @@ export type DataFileModerationCase = {
 );
 
 /**
- * A reply request of the agent interface (spec 4.18, `mocks/agent/replies/`) in any state. The moves
+ * A reply request of the agent interface (spec 4.18, `mocks/engine/replies/`) in any state. The moves
  * that lead to `state` are recorded in its history: every one at `createdAt` but the last, at
  * `updatedAt`. A `delivered` request adds its text as an AGENT message of the action at `updatedAt`,
  * exactly as a live delivery does. A `queued` or `delivering` one moves on with the clock from

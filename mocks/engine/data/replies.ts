@@ -1,5 +1,5 @@
 /**
- * Replies delivered through the agent interface (spec 4.18, `mocks/agent/replies/`), as AGENT messages
+ * Replies delivered through the agent interface (spec 4.18, `mocks/engine/replies/`), as AGENT messages
  * of the action they answer. An overlay on the row: the row's message columns count the replies (so
  * `responded`, `totalMessages`, `totalAgentMessages`, `initialResponseTime` and every analytics total
  * see them), and the view appends the reply messages after the action's own.

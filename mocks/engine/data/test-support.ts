@@ -6,6 +6,8 @@
 import type { OperationId } from '../../../src/contract/index.ts';
 import { validateResponse } from '../../../src/contract/index.ts';
 import { MockClock } from '../clock.ts';
+import { applyCommand } from '../commands/apply.ts';
+import type { Command, OutcomeOf } from '../commands/types.ts';
 import { normalizeOptions } from '../options.ts';
 import { createEngineState, type EngineState } from '../state.ts';
 import { type Handler, type HandlerResult, SerialisedJson } from '../types.ts';
@@ -58,6 +60,20 @@ export async function call(
     rawBody: input.body === undefined ? '' : JSON.stringify(input.body),
     state,
     clock: state.data.clock,
+    execute: async <C extends Command>(command: C) => {
+      const clock = state.data.clock;
+      if (!(clock instanceof MockClock)) throw new Error('test states run on a MockClock');
+      const target = {
+        state,
+        clock,
+        reset: () => {
+          throw new Error('no reset in handler tests');
+        },
+      };
+      const applied = applyCommand(target, { real: clock.realTime(), command });
+      if (!applied.ok) throw applied.error;
+      return applied.value as OutcomeOf<C>;
+    },
   });
   // Tests read values: a pre-serialised page is parsed as the engine does before inspecting it.
   return result.body instanceof SerialisedJson ? { ...result, body: result.body.value() } : result;

@@ -1,17 +1,17 @@
 /**
  * POST /v0/ingest/records (spec 4.17). Scope (`ingest`) and body validation (422 naming the field) are
  * the pipeline's. Every record is stored by identity at once; processing into actions follows on the
- * engine clock (immediately with `latency: 'instant'`).
+ * engine clock (immediately with `latency: 'instant'`). The write is the `ingestion.batch` command.
  */
 import type { DataState } from '../data/state.ts';
-import { ingestBatch, readBatch } from '../ingestion/intake.ts';
-import { scheduleSettle, settleIngestion } from '../ingestion/settle.ts';
+import { readBatch } from '../ingestion/intake.ts';
 import type { IngestionState } from '../ingestion/state.ts';
 import type { Handler } from '../types.ts';
 
-export const ingestRecords: Handler<{ readonly ingestion: IngestionState; readonly data: DataState }> = (
-  ctx,
-) => {
+export const ingestRecords: Handler<{
+  readonly ingestion: IngestionState;
+  readonly data: DataState;
+}> = async (ctx) => {
   const read = readBatch(ctx.body);
   if (!read.ok) {
     return {
@@ -19,8 +19,10 @@ export const ingestRecords: Handler<{ readonly ingestion: IngestionState; readon
       body: { success: false, error: `Invalid ingestion batch: ${read.field} is invalid` },
     };
   }
-  const receipt = ingestBatch(ctx.state.ingestion, ctx.organization.id, read.batch);
-  settleIngestion(ctx.state.ingestion, ctx.state.data);
-  scheduleSettle(ctx.state.ingestion, ctx.state.data);
+  const receipt = await ctx.execute({
+    type: 'ingestion.batch',
+    organizationId: ctx.organization.id,
+    batch: read.batch,
+  });
   return { status: 202, body: { status: 'accepted', accepted: receipt.accepted } };
 };

@@ -1,7 +1,8 @@
 /**
  * POST /v0/moderation/cases (spec 4.14). Scope, `ad_policy` mode and the body's contract validation
  * are the pipeline's; this handler re-checks the body (so it stands alone) and does the synchronous
- * check-and-insert: 202 accepted or duplicate, 409 when the externalId exists with other content.
+ * check-and-insert (the `moderation.submit` command): 202 accepted or duplicate, 409 when the
+ * externalId exists with other content.
  */
 import { validateSchema } from '../../../src/contract/index.ts';
 import { submitCase } from '../moderation/intake.ts';
@@ -9,10 +10,16 @@ import type { ModerationState } from '../moderation/state.ts';
 import type { SubmissionRefusal } from '../moderation/types.ts';
 import type { Handler, HandlerResult } from '../types.ts';
 
-export const submitModerationCase: Handler<{ readonly moderation: ModerationState }> = (ctx) => {
+export const submitModerationCase: Handler<{ readonly moderation: ModerationState }> = async (ctx) => {
   const validation = validateSchema('ModerationSubmission', ctx.body, 'body');
-  const issues = validation.ok ? [] : validation.issues;
-  const outcome = submitCase(ctx.state.moderation, ctx.organization.id, ctx.body, issues);
+  // An invalid submission is refused before it is a command: it changes nothing, so it is not logged.
+  const outcome = validation.ok
+    ? await ctx.execute({
+        type: 'moderation.submit',
+        organizationId: ctx.organization.id,
+        submission: ctx.body,
+      })
+    : submitCase(ctx.state.moderation, ctx.organization.id, ctx.body, validation.issues);
   if (outcome.kind === 'ack') return { status: 202, body: outcome.ack };
   return refusalResult(outcome.refusal);
 };

@@ -1,20 +1,23 @@
 /**
  * PATCH /v0/actions/{actionId}/custom-fields (spec 4.4): values checked against the registered types;
- * unknown names or wrong types give 422 with `fieldErrors` and store nothing.
+ * unknown names or wrong types give 422 with `fieldErrors` and store nothing. The write is the
+ * `customFields.update` command; the answer comes from its outcome.
  */
-import { writeFields } from '../data/custom-fields.ts';
 import { customFieldErrors, notFound, ok } from '../data/results.ts';
-import { findRow, orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from '../types.ts';
 
-export const updateCustomFields: Handler<EngineState> = (ctx) => {
+export const updateCustomFields: Handler<EngineState> = async (ctx) => {
   const actionId = ctx.pathParams['actionId'] ?? '';
-  const org = orgData(ctx.state.data, ctx.organization.id);
-  const row = findRow(org, actionId);
-  if (row < 0) return notFound('Action', actionId);
   const body = typeof ctx.body === 'object' && ctx.body !== null ? (ctx.body as Record<string, unknown>) : {};
-  const outcome = writeFields(org, row, body['fields'], ctx.key.name, ctx.clock.now());
-  if (!outcome.ok) return customFieldErrors(outcome.fieldErrors);
-  return ok({ actionId, updated: outcome.updated });
+  const outcome = await ctx.execute({
+    type: 'customFields.update',
+    organizationId: ctx.organization.id,
+    actionId,
+    fields: body['fields'],
+    keyName: ctx.key.name,
+  });
+  if (outcome.ok) return ok({ actionId, updated: outcome.updated });
+  if ('notFound' in outcome) return notFound('Action', actionId);
+  return customFieldErrors(outcome.fieldErrors);
 };

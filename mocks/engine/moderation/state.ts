@@ -33,6 +33,8 @@ export interface ModerationState {
   readonly unconfigured: ReadonlySet<string>;
   readonly organizations: Map<string, OrganizationSlot>;
   readonly byCaseId: Map<string, ModerationCase>;
+  /** Clock time the slice was created: when every organization's default workflow counts as activated. */
+  readonly createdAt: number;
   /** Counter behind the generated ids. */
   issued: number;
 }
@@ -52,17 +54,21 @@ export function createModerationState(options: ModerationStateOptions): Moderati
     unconfigured: new Set(options.unconfiguredOrganizations ?? []),
     organizations: new Map(),
     byCaseId: new Map(),
+    createdAt: options.clock.now(),
     issued: 0,
   };
 }
 
-/** The organization's slot, created on first use with the default policy (or none, if unconfigured). */
+/**
+ * The organization's slot, created on first use with the default policy (or none, if unconfigured).
+ * Reads create slots too, so creating one must not depend on when it happens: the default workflow's
+ * id comes from the organization (not the id counter) and it counts as activated when the slice was
+ * created. Then replicas and a replayed log issue the same ids whatever was read before.
+ */
 export function organizationSlot(state: ModerationState, organizationId: string): OrganizationSlot {
   const existing = state.organizations.get(organizationId);
   if (existing !== undefined) return existing;
-  const workflow = state.unconfigured.has(organizationId)
-    ? null
-    : newWorkflow(state, state.defaultPolicyId, state.clock.now());
+  const workflow = state.unconfigured.has(organizationId) ? null : defaultWorkflow(state, organizationId);
   const slot: OrganizationSlot = { byExternalId: new Map(), workflow };
   state.organizations.set(organizationId, slot);
   return slot;
@@ -74,6 +80,12 @@ export function activeWorkflow(state: ModerationState, organizationId: string): 
 
 export function newWorkflow(state: ModerationState, policyId: string, now: number): PolicyWorkflow {
   return { workflowId: issueId(state, 'wf'), policyId, activatedAt: now };
+}
+
+function defaultWorkflow(state: ModerationState, organizationId: string): PolicyWorkflow {
+  const input = `${state.seed}:wf:default:${organizationId}`;
+  const workflowId = `wf_${fnv1a64(`${fnv1a64(input)}:${input}`)}`;
+  return { workflowId, policyId: state.defaultPolicyId, activatedAt: state.createdAt };
 }
 
 /** A fresh, deterministic id: `<prefix>_` and 16 hex digits derived from the seed and a counter. */

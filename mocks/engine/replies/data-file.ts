@@ -4,7 +4,13 @@
  * exporting the current ones. A delivered request's message is carried by the request, not by the
  * action: the export leaves it out of the action's messages, and loading delivers it again.
  */
-import { moveTo } from '../../agent/replies/machine.ts';
+
+import { findRow, getActionRecord, orgData } from '../data/index.ts';
+import { deliverReply } from '../data/replies.ts';
+import { timestampOrThrow } from '../data-file/time.ts';
+import type { DataFile, DataFileReplyRequest } from '../data-file/types.ts';
+import type { EngineState } from '../state.ts';
+import { moveTo } from './machine.ts';
 import {
   type Actor,
   DELIVERY_MS,
@@ -12,13 +18,8 @@ import {
   QUEUE_REVIEW_MS,
   type ReplyState,
   TERMINAL_STATES,
-} from '../../agent/replies/model.ts';
-import { requestsOf } from '../../agent/replies/state.ts';
-import { findRow, getActionRecord, orgData } from '../data/index.ts';
-import { deliverReply } from '../data/replies.ts';
-import type { EngineState } from '../state.ts';
-import { timestampOrThrow } from './time.ts';
-import type { DataFile, DataFileReplyRequest } from './types.ts';
+} from './model.ts';
+import { requestsOf } from './state.ts';
 
 /** The moves from a fresh draft to each state, with who makes them. */
 const PATH: Readonly<Record<ReplyState, readonly (readonly [ReplyState, Actor])[]>> = {

@@ -4,7 +4,7 @@
  * or reject a request awaiting approval, take the next clock step now, force the delivery outcome.
  * It is not part of the service; no MCP tool reaches it.
  */
-import type { Engine } from '../../engine/engine.ts';
+import type { Engine } from '../engine.ts';
 import { advanceReply, decide, forceOutcome, settleReplies } from './machine.ts';
 import type { DeliveryOutcome, ReplyRequest } from './model.ts';
 import { REPLY_PAGE_PREFIX, type ReplyView, viewOf } from './view.ts';

@@ -6,7 +6,7 @@
  * token). The token is bound to one request by the state's token map; the CSRF token names the page
  * view it was issued for and is bound to the request and its link by the MAC.
  */
-import { constantTimeEqual } from '../../engine/auth/constant-time.ts';
+import { constantTimeEqual } from '../auth/constant-time.ts';
 
 const utf8 = new TextEncoder();
 

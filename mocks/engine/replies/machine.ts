@@ -8,8 +8,8 @@
  * engine time the delivery step ended. A `failed` or `unknown` outcome adds nothing, and nothing ever
  * moves a request out of them: an uncertain delivery is never retried (spec 4.18 rule 2).
  */
-import { type DataState, findRow, orgData } from '../../engine/data/index.ts';
-import { deliverReply } from '../../engine/data/replies.ts';
+import { type DataState, findRow, orgData } from '../data/index.ts';
+import { deliverReply } from '../data/replies.ts';
 import {
   type Actor,
   DELIVERY_MS,

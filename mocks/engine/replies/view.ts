@@ -3,7 +3,6 @@
  * `contract/agent/replies.json`): its state, the exact text, where it will be posted, the link a person
  * confirms on, the delivery outcome and every move with its time.
  */
-import type { AgentFailure } from '../types.ts';
 import {
   type DeliveryOutcome,
   PHASE_OF,
@@ -37,7 +36,7 @@ export interface ReplyView {
     readonly outcome: DeliveryOutcome | null;
     readonly messageId: string | null;
     /** Set when the outcome is unknown: read this request again, never send the reply again. */
-    readonly failure: AgentFailure | null;
+    readonly failure: UnknownDeliveryFailure | null;
   };
   readonly createdAt: string;
   readonly updatedAt: string;
@@ -51,7 +50,15 @@ export interface ReplyView {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function unknownDeliveryFailure(requestId: string): AgentFailure {
+/** The agent interface's `unknown_delivery_state` failure (one member of its `AgentFailure` union). */
+export interface UnknownDeliveryFailure {
+  readonly kind: 'unknown_delivery_state';
+  readonly code: 'UNKNOWN_DELIVERY_STATE';
+  readonly requestId: string;
+  readonly message: string;
+}
+
+export function unknownDeliveryFailure(requestId: string): UnknownDeliveryFailure {
   return {
     kind: 'unknown_delivery_state',
     code: 'UNKNOWN_DELIVERY_STATE',

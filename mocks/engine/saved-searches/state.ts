@@ -3,12 +3,17 @@
  * engine state (mocks/engine/state.ts), so `admin.reset()` clears it with everything else, and it is
  * keyed by organization, so one organization never sees another's.
  */
-import type { SearchQuery } from './search-actions.ts';
+
+/**
+ * The saved query: a `query.search.actions` input without cursor. Its shape is the agent interface's
+ * (validated there against `contract/agent/operations.json`); the engine stores it as given.
+ */
+export type SavedQuery = Readonly<Record<string, unknown>>;
 
 export interface SavedSearch {
   readonly id: string;
   readonly name: string;
-  readonly query: SearchQuery;
+  readonly query: SavedQuery;
   readonly createdAt: string;
   readonly updatedAt: string;
   /** The name of the key that created it (never the key's value). */

@@ -1,0 +1,66 @@
+/**
+ * The replies slice of the engine (spec 3: "approval, queue review and delivery are separate states of
+ * a reply request"): the reply request and its lifecycle, its state per organization, the moves the
+ * clock makes, the confirmation tokens, the admin (test tooling) operations and data-file support.
+ * The agent interface's reply tools and confirmation page (`mocks/agent/replies/`) sit on top of it.
+ *
+ * @example
+ * import { createRepliesState, settleReplies } from './replies/index.ts';
+ * const replies = createRepliesState({ seed: 42, adminToken: null });
+ * settleReplies(replies, state.data, clock.now()); // applies every clock move due now
+ */
+export {
+  type AdminReplyView,
+  adminView,
+  approveReply,
+  findReply,
+  forceReplyOutcome,
+  listReplies,
+  ReplyAdminError,
+  rejectReply,
+  stepReply,
+} from './admin.ts';
+export { deliveredReplyMessages, exportReplyRequests, loadReplyRequests } from './data-file.ts';
+export {
+  advanceReply,
+  decide,
+  forceOutcome,
+  IllegalReplyMove,
+  moveTo,
+  settleReplies,
+} from './machine.ts';
+export {
+  type Actor,
+  DELIVERY_MS,
+  type DeliveryOutcome,
+  draftReplyRequest,
+  isAllowedMove,
+  MAX_ID_LENGTH,
+  MAX_REQUESTS_PER_ORGANIZATION,
+  MAX_TEXT_CODE_POINTS,
+  PHASE_OF,
+  type PreparedInput,
+  QUEUE_REVIEW_MS,
+  REPLY_MOVES,
+  REPLY_STATES,
+  type ReplyMove,
+  type ReplyRequest,
+  type ReplyState,
+  TERMINAL_STATES,
+} from './model.ts';
+export {
+  createRepliesState,
+  issueApprovalLink,
+  issueMissingApprovalLinks,
+  type RepliesState,
+  requestsOf,
+} from './state.ts';
+export { approvalToken, csrfToken, csrfValid, Signer, TOKEN_PATTERN } from './tokens.ts';
+export {
+  approvalUrlOf,
+  REPLY_PAGE_PREFIX,
+  type ReplyView,
+  type UnknownDeliveryFailure,
+  unknownDeliveryFailure,
+  viewOf,
+} from './view.ts';

@@ -1,0 +1,55 @@
+/**
+ * Where the command log lives. The engine applies every write through one store (WireMock's `Stores`
+ * is the model): in memory by default, a file (`--state-file`), or a Redis Stream shared by replicas
+ * (`--state redis://`). A store appends a command to its log and applies it, with every entry before
+ * it, in log order, through the `ApplyEntry` it was opened with; it never changes the state itself.
+ */
+import type { Applied, LoggedCommand } from '../commands/types.ts';
+
+/** Applies one logged command to the engine (never throws: a refusal is an outcome). */
+export type ApplyEntry = (entry: LoggedCommand) => Applied;
+
+export type StoreKind = 'memory' | 'file' | 'redis';
+
+/** What `GET /__mock/health` reports of the store. */
+export interface StoreHealth {
+  readonly store: StoreKind;
+  /** Where the log is (file path, Redis URL without password); null in memory. */
+  readonly location: string | null;
+  /** Entries of the log this replica has applied (including those replayed at start). */
+  readonly position: number;
+  /** Entries in the log as last seen; null when it cannot be read now. */
+  readonly logLength: number | null;
+  /** `logLength - position`; null when unknown. */
+  readonly lag: number | null;
+  /** False while a shared store cannot be reached (writes answer 503, reads answer from local state). */
+  readonly connected: boolean;
+  readonly lastError: string | null;
+}
+
+export interface CommandStore {
+  readonly kind: StoreKind;
+  /**
+   * True when `write` answers synchronously (memory, file): the typed admin API (`engine.admin`) can
+   * then make writes without awaiting. A shared store needs `engine.execute`.
+   */
+  readonly synchronous: boolean;
+  /** Appends the command, applies the log up to it and returns its outcome. Throws `StoreUnavailableError`. */
+  write(entry: LoggedCommand): Applied | Promise<Applied>;
+  /**
+   * Applies every entry appended before the call (a shared store reads its log's end); undefined when
+   * nothing can have been appended elsewhere. Never rejects: an unreachable store leaves local state.
+   */
+  catchUp(): Promise<void> | undefined;
+  health(): StoreHealth | Promise<StoreHealth>;
+  close(): Promise<void>;
+}
+
+/** The store cannot take a write now: the engine answers 503 and nothing was changed. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError';
+  readonly code = 'STORE_UNAVAILABLE';
+}
+
+export const isStoreUnavailable = (value: unknown): value is StoreUnavailableError =>
+  value instanceof StoreUnavailableError;
