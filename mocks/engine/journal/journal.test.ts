@@ -99,6 +99,8 @@ describe('the request journal', () => {
     expect(invalid?.status).toBe(400);
     expect(invalid?.violations[0]).toMatchObject({
       kind: 'invalid-request',
+      severity: 'error',
+      rule: 'LIST-PAGESIZE-RANGE',
       field: 'pageSize',
       keyword: 'minimum',
     });
@@ -109,8 +111,9 @@ describe('the request journal', () => {
     expect(seqs({ status: '200' })).toEqual([1]);
     expect(seqs({ operation: 'listActions' })).toEqual([2]);
     expect(seqs({ organizationId: 'org_acme' })).toEqual([1, 2]);
-    const rule = invalid?.violations[0]?.rule ?? invalid?.violations[0]?.keyword ?? '';
-    expect(seqs({ rule })).toEqual([2]);
+    expect(seqs({ rule: 'LIST-PAGESIZE-RANGE' })).toEqual([2]);
+    const missingRule = missing?.violations[0]?.rule ?? 'KEY_MISSING';
+    expect(seqs({ rule: missingRule })).toEqual([3]);
     expect(seqs({ violationsOnly: true })).toEqual([2, 3]);
     expect(seqs({ since: 2 })).toEqual([3]);
   });

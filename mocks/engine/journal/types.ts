@@ -1,14 +1,17 @@
 /** The records of the request journal (served as JSON by `GET /__mock/journal`). */
 import type { KeyProfile } from '../types.ts';
+import type { ViolationKind, ViolationSeverity } from '../violations/index.ts';
 
 /** Which interface the exchange came through. */
 export type JournalInterface = 'rest' | 'mcp';
 
 /** A contract violation of the request, as the violation log recorded it. */
 export interface JournalViolation {
-  /** The violation log's kind (`invalid-request`, `malformed-request`, `precision-loss`...). */
-  readonly kind: string;
-  /** The rule of `contract/rules.json` the violation breaks, when the log names one; else null. */
+  /** The violation log's kind (`invalid-request`, `malformed-request`, `undeclared-parameter`, `hint`...). */
+  readonly kind: ViolationKind;
+  /** `error` (the client broke the contract), `warning` (answered, but not in the contract), `info` (a hint). */
+  readonly severity: ViolationSeverity;
+  /** The rule of `contract/rules.json` the request broke or should mind; null when the log names none. */
   readonly rule: string | null;
   /** The JSON Schema keyword or engine error code (`maximum`, `MALFORMED_JSON`...). */
   readonly keyword: string;

@@ -51,7 +51,9 @@ function violationList(entry: JournalSummary): HTMLElement {
     ...entry.violations.map((v) =>
       el(
         'li',
-        {},
+        { class: `severity-${v.severity}` },
+        el('span', { class: 'severity' }, v.severity),
+        ' ',
         el('strong', { class: 'rule' }, v.rule ?? v.keyword),
         ' ',
         v.field === '' ? null : el('code', {}, v.field),
