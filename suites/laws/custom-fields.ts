@@ -195,17 +195,30 @@ export const patchInputs: Law = {
       status: number | readonly number[],
       fieldErrorsFor?: string,
     ];
+    // A body the contract refuses: 400 or 422 (section 7: "the condition that selects 400 versus 422
+    // outside moderation: not shown"; choice validationStatus). A value of the wrong registered type is 422.
+    const BAD_BODY = [400, 422] as const;
     const cases: Case[] = [
-      ['fields: []', 'CF-PATCH-FIELDS-MIN-1', { fields: [] }, 422],
-      ['no fields key', 'CF-PATCH-FIELDS-MIN-1', {}, 422],
-      ['fieldName ""', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ fieldName: '', value: 1 }] }, 422],
-      ['fieldName missing', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ value: 1 }] }, 422],
-      ['value missing', 'CF-PATCH-VALUE-REQUIRED', { fields: [{ fieldName: field.fieldName }] }, 422],
-      ['confidence -0.001', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: -0.001 }] }, 422],
-      ['confidence 1.001', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 1.001 }] }, 422],
+      ['fields: []', 'CF-PATCH-FIELDS-MIN-1', { fields: [] }, BAD_BODY],
+      ['no fields key', 'CF-PATCH-FIELDS-MIN-1', {}, BAD_BODY],
+      ['fieldName ""', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ fieldName: '', value: 1 }] }, BAD_BODY],
+      ['fieldName missing', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ value: 1 }] }, BAD_BODY],
+      ['value missing', 'CF-PATCH-VALUE-REQUIRED', { fields: [{ fieldName: field.fieldName }] }, BAD_BODY],
+      [
+        'confidence -0.001',
+        'CF-PATCH-CONFIDENCE-RANGE',
+        { fields: [{ ...same, confidence: -0.001 }] },
+        BAD_BODY,
+      ],
+      [
+        'confidence 1.001',
+        'CF-PATCH-CONFIDENCE-RANGE',
+        { fields: [{ ...same, confidence: 1.001 }] },
+        BAD_BODY,
+      ],
       ['confidence 0', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 0 }] }, 200],
       ['confidence 1', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 1 }] }, 200],
-      ['rationale 123', 'CF-PATCH-RATIONALE-STRING', { fields: [{ ...same, rationale: 123 }] }, 422],
+      ['rationale 123', 'CF-PATCH-RATIONALE-STRING', { fields: [{ ...same, rationale: 123 }] }, BAD_BODY],
       [
         'unregistered field',
         'CF-PATCH-UNKNOWN-FIELD-REJECTED',
