@@ -126,6 +126,25 @@ export function createHandlers(options: CreateHandlersOptions): MockHandlers {
   return { handlers: [handler], engine, admin, violationLog, chaos };
 }
 
+export {
+  type KeyFixture,
+  SEEDED_KEYS,
+  type SeededKeyQuery,
+  seededKey,
+  seededKeys,
+} from '../../fixtures/seeded-keys.ts';
 export type { ChaosOptions } from '../engine/chaos/index.ts';
 export type { EngineOptions } from '../engine/options.ts';
-export type { Violation, ViolationFilter } from '../engine/violations/index.ts';
+export {
+  type ExpectNoViolationsOptions,
+  expectNoViolations,
+  isViolationError,
+  type Violation,
+  ViolationError,
+  type ViolationFilter,
+  type ViolationIssue,
+  type ViolationKind,
+  type ViolationLogOptions,
+  type ViolationSeverity,
+  type ViolationSource,
+} from '../engine/violations/index.ts';
