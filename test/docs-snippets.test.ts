@@ -6,13 +6,15 @@
  * `no-check <why>`). A doc that imports what the package does not export, or calls an API with the wrong
  * shape, fails here.
  */
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installed, packAndInstall, ROOT, runIn } from './package/install.ts';
 import { type Snippet, snippetsOf } from './package/snippets/extract.ts';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 
 /** A user's usual settings: strict, node's ESM resolution, node's and vitest's global types. */
 const TSCONFIG = {
@@ -39,8 +41,6 @@ beforeAll(async () => {
   installed = await packAndInstall();
   const project = installed.project;
   const shipped = join(project, 'node_modules/cca-kit');
-  // vitest's global types (`expect`, `beforeAll`) for the blocks written for a test file.
-  await symlink(join(ROOT, 'node_modules/vitest'), join(project, 'node_modules/vitest'), 'dir');
   const pages = [
     'README.md',
     ...(await readdir(join(shipped, 'docs'))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`),
@@ -56,7 +56,8 @@ beforeAll(async () => {
     }
     for (const snippet of found) {
       const stem = snippet.origin.replace(/[/.:]/g, '-');
-      const file = `${stem}.${snippet.language}`;
+      // A block written as a vitest test file runs under vitest, which wants a test file's name.
+      const file = `${stem}${usesVitest(snippet) ? '.test' : ''}.${snippet.language}`;
       snippets.push({ ...snippet, file });
       // `export {}` makes every block a module (top-level await, no clashing globals).
       if (snippet.mode !== 'no-check')
@@ -64,11 +65,35 @@ beforeAll(async () => {
     }
   }
   await writeFile(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
+  // What a page tells the user to install besides cca-kit and msw (vitest, openapi-fetch): this
+  // repository's own copy, linked in. vitest also gives the blocks written for a test file its globals' types.
+  const wanted = new Set(['vitest', ...snippets.flatMap((snippet) => importedPackages(snippet.code))]);
+  for (const name of wanted) {
+    const target = join(project, 'node_modules', name);
+    if (existsSync(target) || !existsSync(join(ROOT, 'node_modules', name))) continue;
+    await mkdir(dirname(target), { recursive: true });
+    await symlink(join(ROOT, 'node_modules', name), target, 'dir');
+  }
 }, 300_000);
 
 afterAll(async () => {
   await installed?.remove();
 });
+
+const usesVitest = (snippet: Snippet): boolean => importedPackages(snippet.code).includes('vitest');
+
+/** The packages a block imports (bare specifiers, `node:` left out). */
+function importedPackages(code: string): string[] {
+  return [...code.matchAll(/^\s*import\b[^;'"]*?['"]([^'"./][^'"]*)['"]/gm)]
+    .map((match) => match[1] ?? '')
+    .filter((specifier) => !specifier.startsWith('node:'))
+    .map((specifier) =>
+      specifier
+        .split('/')
+        .slice(0, specifier.startsWith('@') ? 2 : 1)
+        .join('/'),
+    );
+}
 
 function project(): string {
   if (installed === undefined) throw new Error('packing or installing the package failed (see beforeAll)');
@@ -100,17 +125,29 @@ describe('the code blocks of the README and docs/, against the installed package
     expect(errors).toEqual({});
   });
 
-  it('run to completion with plain node', async () => {
+  it('run to completion with plain node (a test file block: its tests pass under vitest)', async () => {
     const failed: Record<string, string> = {};
     for (const snippet of snippets.filter((s) => s.mode === 'run')) {
-      const compiled = `./out/${snippet.file.replace(/\.ts$/, '.js')}`;
-      const result = await runIn(
-        project(),
-        process.execPath,
-        ['--input-type=module', '-e', `await import(${JSON.stringify(compiled)}); process.exit(0);`],
-        { timeoutMs: 60_000 },
-      );
-      if (result.code !== 0) failed[snippet.origin] = result.stderr.split('\n').slice(0, 8).join('\n');
+      const compiled = `out/${snippet.file.replace(/\.ts$/, '.js')}`;
+      const result = usesVitest(snippet)
+        ? await runIn(project(), process.execPath, [VITEST, 'run', compiled], { timeoutMs: 120_000 })
+        : await runIn(
+            project(),
+            process.execPath,
+            [
+              '--input-type=module',
+              '-e',
+              `await import(${JSON.stringify(`./${compiled}`)}); process.exit(0);`,
+            ],
+            { timeoutMs: 60_000 },
+          );
+      if (result.code !== 0) {
+        failed[snippet.origin] = `${result.stdout}\n${result.stderr}`
+          .trim()
+          .split('\n')
+          .slice(0, 12)
+          .join('\n');
+      }
     }
     expect(failed).toEqual({});
   });
