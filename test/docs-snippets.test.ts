@@ -123,7 +123,7 @@ describe('the code blocks of the README and docs/, against the installed package
       errors[key] = [...(errors[key] ?? []), at === null ? line : `line ${at[2]}: ${at[3]}`];
     }
     expect(errors).toEqual({});
-  });
+  }, 300_000);
 
   it('run to completion with plain node (a test file block: its tests pass under vitest)', async () => {
     const failed: Record<string, string> = {};
@@ -150,5 +150,5 @@ describe('the code blocks of the README and docs/, against the installed package
       }
     }
     expect(failed).toEqual({});
-  });
+  }, 300_000);
 });
