@@ -22,10 +22,10 @@ const SEARCH_PARAM_RULE: Readonly<Record<string, string>> = {
 
 /**
  * The DSL the suite itself sends: only what the spec shows or implies (4.13: `key=value` terms joined
- * with `+`, all of which must hold; `status=OPEN`; the keys 4.1 implies fullFilter can filter on).
- * A deployment may refuse any other key with 400 (choice unknownFilterKey), so the suite never needs one.
+ * with `+`, all of which must hold; `status=OPEN`; platform, queue and status, the keys 4.1 implies
+ * fullFilter can filter on). A deployment may refuse any other key with 400 (the mock's choice
+ * unknownFilterKey), so the suite never sends one.
  */
-export const SPEC_FILTER_KEYS = ['platform', 'queue', 'status'] as const;
 export const SAMPLE_FILTER = 'status=OPEN';
 
 /** A fullFilter of exactly `n` characters in the spec's form (a queue no deployment has: matches nothing). */

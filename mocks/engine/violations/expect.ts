@@ -60,6 +60,7 @@ export interface ExpectNoViolationsOptions {
  *
  * @example
  * ```ts
+ * import { afterEach } from 'vitest';
  * import { createHandlers, expectNoViolations } from 'cca-kit/msw';
  * const mock = createHandlers({ baseUrl: 'https://api.example.test' });
  * afterEach(() => {

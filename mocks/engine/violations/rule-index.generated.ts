@@ -10,9 +10,9 @@ export const RULE_INDEX: RuleIndex = {
     "to": "AGENT-DETAIL-QUERY-PARAMS"
   },
   "getEngagement": {
-    "from": "ENG-QUERY-PARAMS",
+    "from": "ANALYTICS-WINDOW-NARROWER-NOT-MORE",
     "platforms": "ENG-QUERY-PARAMS",
-    "to": "ENG-QUERY-PARAMS"
+    "to": "ANALYTICS-WINDOW-NARROWER-NOT-MORE"
   },
   "getSentimentByDay": {
     "from": "SENT-DAY-QUERY-PARAMS",
@@ -28,7 +28,9 @@ export const RULE_INDEX: RuleIndex = {
     "offset": "TAGS-QUERY-PARAMS",
     "respondedOnly": "TAGS-QUERY-PARAMS",
     "search": "TAGS-QUERY-PARAMS",
-    "to": "TAGS-QUERY-PARAMS"
+    "tagBreakdown": "TAGS-LIMIT-BOUNDS-ROWS",
+    "to": "TAGS-QUERY-PARAMS",
+    "volumeByTag": "TAGS-LIMIT-BOUNDS-ROWS"
   },
   "getTagVolume": {
     "from": "VOLUME-QUERY-PARAMS",
