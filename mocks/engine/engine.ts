@@ -318,7 +318,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     let body: unknown;
     if (operation.requestBodySchema !== undefined) {
       const read = await readJsonBody(request, operationId, options.maxBodyBytes);
-      if (!read.ok) return finish(request, operation, read.error, headOnly);
+      if (!read.ok) return finish(request, operation, read.error, headOnly, read.text);
       if (!read.present && operation.requestBodyRequired) {
         return finish(request, operation, errors.bodyRequired(operationId), headOnly);
       }
@@ -382,6 +382,22 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     return finish(request, operation, result, headOnly, rawBody);
   };
 
+  /** Tells the observers what is about to be sent (the journal); an observer's throw is recorded, not sent. */
+  const answered = (
+    request: EngineRequest,
+    handled: EngineRequest,
+    response: EngineResponse,
+  ): EngineResponse => {
+    for (const interceptor of interceptors) {
+      try {
+        interceptor.onAnswer?.({ request, handled, response });
+      } catch (error) {
+        recordUnexpected(handled, null, error);
+      }
+    }
+    return response;
+  };
+
   const dispatch = async (request: EngineRequest): Promise<EngineResponse> => {
     try {
       for (const interceptor of interceptors) {
@@ -389,7 +405,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
         const early = pending instanceof Promise ? await pending : pending;
         if (early !== undefined) {
           request.body?.discard();
-          return early;
+          return answered(request, request, early);
         }
       }
       let current = request;
@@ -400,7 +416,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
       const answer = await pipeline(current);
       // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
       current.body?.discard();
-      return answer;
+      return answered(request, current, answer);
     } catch (error) {
       recordUnexpected(request, null, error);
       return jsonResponse(500, errors.internal().body, undefined, false);

@@ -8,6 +8,7 @@ import {
   describeChoices,
   parseChoiceAssignments,
 } from '../../mocks/engine/choices/index.ts';
+import { DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { readDataFiles } from './data-files.ts';
@@ -29,6 +30,8 @@ Options:
   --clock <real|frozen>          real time (default) or a clock that moves only through /__mock/clock
   --no-answer-cache              compute every list, search and tag answer (default: remembered per
                                  window range until the data changes; the answers are the same)
+  --journal-size <n>             exchanges the request journal keeps for the dashboard (/__mock/) and
+                                 GET /__mock/journal (default 500; bodies kept up to 32 KiB each)
   --choice <point=value>         what the mock does where the spec leaves a choice; repeatable (the
                                  README's "Where the spec is silent"). Points, default first:
 ${CHOICE_NAMES.map((n) => `                                   ${n}: ${choiceValues(n).join(' | ')}`).join('\n')}
@@ -87,6 +90,7 @@ export const mockCommand: Command = {
         'moderation-latency': { type: 'string' },
         clock: { type: 'string' },
         'no-answer-cache': { type: 'boolean' },
+        'journal-size': { type: 'string' },
         choice: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         ...CHAOS_FLAGS,
@@ -101,6 +105,13 @@ export const mockCommand: Command = {
     if (clock !== 'real' && clock !== 'frozen')
       throw new UsageError(`--clock must be real or frozen (got ${clock})`);
     const latency = latencyFlag(values['moderation-latency']);
+    const journalSize = integerFlag(
+      'journal-size',
+      values['journal-size'],
+      DEFAULT_JOURNAL_CAPACITY,
+      100_000,
+    );
+    if (journalSize < 1) throw new UsageError('--journal-size must be at least 1');
     const choices = choiceFlag(values.choice);
     if (latency !== undefined && choices !== undefined && choices.moderationTimings !== 'default')
       throw new UsageError('--moderation-latency and --choice moderationTimings=... disagree; give one');
@@ -128,6 +139,7 @@ export const mockCommand: Command = {
       ...(latency === undefined ? {} : { moderation: { latency } }),
       ...(choices === undefined ? {} : { choices }),
       interceptors: sdk.interceptors,
+      journal: { capacity: journalSize },
       agent: { sandbox: sandboxOptionsFromFlags(values) },
       // The REST API answers at once; the agent side loads at the first /mcp, /llms.txt or /agent/ request.
       agentLoad: 'first-request',
@@ -142,6 +154,7 @@ export const mockCommand: Command = {
         `  OpenAPI JSON : ${mock.url}/docs/json`,
         `  MCP (agents) : ${mock.url}/mcp (key as Authorization: Bearer <key> or X-API-Key)`,
         `  Agent docs   : ${mock.url}/llms.txt`,
+        `  Dashboard    : ${mock.url}/__mock/ in a browser (request journal of the last ${journalSize} exchanges)`,
         `  Admin API    : ${mock.url}/__mock/ (loopback${values['admin-token'] ? ' or X-Mock-Admin-Token' : ' only'})`,
         `  Violations   : ${mock.url}/__mock/violations; ${sdk.summary}`,
         `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}${describeChoices(
