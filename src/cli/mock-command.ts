@@ -1,6 +1,14 @@
 /** `cca-kit mock`: start the stateful mock server and print where it is and which keys it knows. */
 import { parseArgs } from 'node:util';
 import { CHAOS_FLAGS, CHAOS_USAGE, sdkInterceptorsFromFlags } from '../../mocks/engine/chaos/flags.ts';
+import {
+  CHOICE_NAMES,
+  type Choices,
+  choiceValues,
+  describeChoices,
+  parseChoiceAssignments,
+} from '../../mocks/engine/choices/index.ts';
+import { DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { readDataFiles } from './data-files.ts';
@@ -22,6 +30,11 @@ Options:
   --clock <real|frozen>          real time (default) or a clock that moves only through /__mock/clock
   --no-answer-cache              compute every list, search and tag answer (default: remembered per
                                  window range until the data changes; the answers are the same)
+  --journal-size <n>             exchanges the request journal keeps for the dashboard (/__mock/) and
+                                 GET /__mock/journal (default 500; bodies kept up to 32 KiB each)
+  --choice <point=value>         what the mock does where the spec leaves a choice; repeatable (the
+                                 README's "Where the spec is silent"). Points, default first:
+${CHOICE_NAMES.map((n) => `                                   ${n}: ${choiceValues(n).join(' | ')}`).join('\n')}
 ${CHAOS_USAGE}
 ${EXECUTE_USAGE}
   -h, --help                     show this help`;
@@ -39,6 +52,15 @@ function integerFlag(
     throw new UsageError(`--${name} must be an integer between 0 and ${max} (got ${JSON.stringify(value)})`);
   }
   return Number.parseInt(value, 10);
+}
+
+function choiceFlag(values: readonly string[] | undefined): Choices | undefined {
+  if (values === undefined) return undefined;
+  try {
+    return parseChoiceAssignments(values);
+  } catch (error) {
+    throw new UsageError(`--choice: ${(error as Error).message}`);
+  }
 }
 
 function latencyFlag(value: string | undefined): LatencyOption | undefined {
@@ -68,6 +90,8 @@ export const mockCommand: Command = {
         'moderation-latency': { type: 'string' },
         clock: { type: 'string' },
         'no-answer-cache': { type: 'boolean' },
+        'journal-size': { type: 'string' },
+        choice: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         ...CHAOS_FLAGS,
         ...EXECUTE_FLAGS,
@@ -81,6 +105,16 @@ export const mockCommand: Command = {
     if (clock !== 'real' && clock !== 'frozen')
       throw new UsageError(`--clock must be real or frozen (got ${clock})`);
     const latency = latencyFlag(values['moderation-latency']);
+    const journalSize = integerFlag(
+      'journal-size',
+      values['journal-size'],
+      DEFAULT_JOURNAL_CAPACITY,
+      100_000,
+    );
+    if (journalSize < 1) throw new UsageError('--journal-size must be at least 1');
+    const choices = choiceFlag(values.choice);
+    if (latency !== undefined && choices !== undefined && choices.moderationTimings !== 'default')
+      throw new UsageError('--moderation-latency and --choice moderationTimings=... disagree; give one');
     const sdk = sdkInterceptorsFromFlags(values, (message) => new UsageError(message));
     // Validators compile at the first request to each operation (a few ms each), not here: compiling
     // them all would add ~80 ms to every start for operations a session may never call.
@@ -103,7 +137,9 @@ export const mockCommand: Command = {
       clock,
       rememberAnswers: values['no-answer-cache'] !== true,
       ...(latency === undefined ? {} : { moderation: { latency } }),
+      ...(choices === undefined ? {} : { choices }),
       interceptors: sdk.interceptors,
+      journal: { capacity: journalSize },
       agent: { sandbox: sandboxOptionsFromFlags(values) },
       // The REST API answers at once; the agent side loads at the first /mcp, /llms.txt or /agent/ request.
       agentLoad: 'first-request',
@@ -118,9 +154,14 @@ export const mockCommand: Command = {
         `  OpenAPI JSON : ${mock.url}/docs/json`,
         `  MCP (agents) : ${mock.url}/mcp (key as Authorization: Bearer <key> or X-API-Key)`,
         `  Agent docs   : ${mock.url}/llms.txt`,
+        `  Dashboard    : ${mock.url}/__mock/ in a browser (request journal of the last ${journalSize} exchanges)`,
         `  Admin API    : ${mock.url}/__mock/ (loopback${values['admin-token'] ? ' or X-Mock-Admin-Token' : ' only'})`,
         `  Violations   : ${mock.url}/__mock/violations; ${sdk.summary}`,
-        `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}, ready in ${Math.round(performance.now() - started)} ms`,
+        `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}${describeChoices(
+          engine.options.choices,
+        )
+          .map((c) => `, choice ${c}`)
+          .join('')}, ready in ${Math.round(performance.now() - started)} ms`,
         '',
         `${dataPaths.length === 0 ? 'Seeded' : 'Loaded'} API keys (send as X-API-Key):`,
         formatTable(

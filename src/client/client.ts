@@ -83,6 +83,8 @@ function networkMessage(error: unknown): string {
  *
  * @example
  * ```ts
+ * import { ConformanceClient } from 'cca-kit/client';
+ *
  * const client = new ConformanceClient({ baseUrl: 'http://127.0.0.1:4010', keys: { read: process.env.CCA_READ_KEY } });
  * const res = await client.request({ method: 'GET', path: '/v0/action/list', query: { pageSize: 10 }, auth: 'read' });
  * if (res.ok) console.log(res.status, res.raw.length);

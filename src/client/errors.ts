@@ -8,6 +8,9 @@ export type ClientUsageCode = 'NO_KEY' | 'UNKNOWN_OPERATION' | 'MISSING_PATH_PAR
  *
  * @example
  * ```ts
+ * import { ApiClient, ConformanceClient, isClientUsageError } from 'cca-kit/client';
+ *
+ * const api = new ApiClient(new ConformanceClient({ baseUrl: 'http://127.0.0.1:4010', keys: {} }));
  * const res = await api.call('listActions', { auth: 'read' }).catch((error: unknown) => {
  *   if (isClientUsageError(error) && error.code === 'NO_KEY') return undefined;
  *   throw error;

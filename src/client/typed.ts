@@ -42,6 +42,9 @@ export type CallInput<Op extends OperationId> = { readonly auth: Auth } & ([Path
  *
  * @example
  * ```ts
+ * import { ApiClient, ConformanceClient } from 'cca-kit/client';
+ *
+ * const baseUrl = 'http://127.0.0.1:4010';
  * const api = new ApiClient(new ConformanceClient({ baseUrl, keys: { read: process.env.CCA_READ_KEY } }));
  * const res = await api.call('listActions', { auth: 'read', query: { pageSize: 10, sortBy: 'updatedAt' } });
  * if (res.ok) for (const action of res.body.data) console.log(action.actionId); // actionId: string
