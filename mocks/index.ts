@@ -10,8 +10,36 @@
  * const response = await fetch(`${server.url}/v0/agents`, { headers: { 'X-API-Key': key } });
  * await server.close();
  */
+export {
+  type KeyFixture,
+  SEEDED_KEYS,
+  type SeededKeyQuery,
+  seededKey,
+  seededKeys,
+} from '../fixtures/seeded-keys.ts';
+export {
+  type Chaos,
+  type ChaosConfig,
+  type ChaosOptions,
+  createChaos,
+} from './engine/chaos/index.ts';
 export * from './engine/data-file/index.ts';
 export * from './engine/index.ts';
+export {
+  createViolationLog,
+  type ExpectNoViolationsOptions,
+  expectNoViolations,
+  isViolationError,
+  type Violation,
+  ViolationError,
+  type ViolationFilter,
+  type ViolationIssue,
+  type ViolationKind,
+  type ViolationLog,
+  type ViolationLogOptions,
+  type ViolationSeverity,
+  type ViolationSource,
+} from './engine/violations/index.ts';
 export {
   DEFAULT_SERVER_LIMITS,
   type MockServer,

@@ -12,6 +12,9 @@
  *
  * Plain JavaScript on purpose: it runs with nothing but node and the freshly compiled dist/.
  *
+ * It writes dist/ atomically (see `STAGE_PREFIX`), refuses a dist/ whose `exports` do not all resolve to
+ * non-empty modules (scripts/check-exports.js), then generates the lean packages (scripts/lean-packages.js).
+ *
  * Usage: node scripts/build.js   (npm run build; `prepare` runs it on npm ci, npm pack, npm publish)
  */
 import { spawnSync } from 'node:child_process';
@@ -28,10 +31,20 @@ import {
 import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { checkExports } from './check-exports.js';
+import { writeLeanPackages } from './lean-packages.js';
 import { staleFiles } from './stale-files.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const DIST = `${ROOT}dist/`;
+/**
+ * The build writes into a staging folder beside dist/ (the same depth, so the source maps' relative
+ * paths hold) and renames it to dist/ once everything is written and checked (`swapIn`): a CLI started,
+ * a test run or an `npm pack` meanwhile reads the previous dist/ or the new one, never half of one. Two
+ * builds at once each stage their own folder; the last to finish wins.
+ */
+const STAGE_PREFIX = '.dist-build-';
+const FINAL = `${ROOT}dist/`;
+const DIST = `${ROOT}${STAGE_PREFIX}${process.pid}/`;
 const PRECOMPILED = `${DIST}src/contract/precompiled.js`;
 /**
  * What a browser bundle gets instead (package.json `browser` field): no generated code at all. ajv's
@@ -47,6 +60,12 @@ const PRECOMPILED_BROWSER = `${DIST}src/contract/precompiled.browser.js`;
 const LOAD = `${DIST}src/contract/load.js`;
 const LOAD_BROWSER = `${DIST}src/contract/load.browser.js`;
 const LEAN_CONTRACT = 'openapi.browser.json';
+/**
+ * msw's `http` for node (see mocks/msw/http.ts): the compiled module imports msw's root, which bundlers
+ * tree-shake and the `browser` field keeps (as http.browser.js); node gets the version's lean path.
+ */
+const MSW_HTTP = `${DIST}mocks/msw/http.js`;
+const MSW_HTTP_BROWSER = `${DIST}mocks/msw/http.browser.js`;
 /** The CLI's bundle (see `bundleCli`), what bin/cca-kit.js runs. */
 const CLI_BUNDLE = `${DIST}cli`;
 /** The source folders compiled to dist/, as in tsconfig.build.json. */
@@ -54,18 +73,104 @@ const SOURCE_FOLDERS = ['src', 'mocks', 'fixtures', 'suites'];
 /** Files the code reads at run time but does not import (tsc copies only imported JSON). */
 const isAsset = (path) => !/\.(ts|tsx|mts|cts)$/.test(path) && !/(^|\/)biome\.json$/.test(path);
 
-compile();
-copyAssets();
-await writeLeanContract();
-const validators = await validatorSchemasOfContract();
-writePrecompiledValidators(
-  PRECOMPILED,
-  generateValidatorModule(validators),
-  "export { loadAjv } from './ajv-load.js';",
-);
-writeAtomically(PRECOMPILED_BROWSER, closureLoader());
-await bundleCli();
-pruneStale();
+removeAbandonedStages();
+try {
+  compile();
+  copyAssets();
+  await writeLeanContract();
+  const validators = await validatorSchemasOfContract();
+  writePrecompiledValidators(
+    PRECOMPILED,
+    generateValidatorModule(validators),
+    "export { loadAjv } from './ajv-load.js';",
+  );
+  writeAtomically(PRECOMPILED_BROWSER, closureLoader());
+  writeMswHttp();
+  await bundleCli();
+  pruneStale();
+  const problems = await checkExports(ROOT, DIST);
+  if (problems.length > 0) {
+    process.stderr.write(
+      `build: the staged dist/ is broken, dist/ left as it was:\n  ${problems.join('\n  ')}\n`,
+    );
+    process.exit(1);
+  }
+  await writeLeanPackages(ROOT, DIST);
+  swapIn();
+} finally {
+  rmSync(DIST, { recursive: true, force: true });
+}
+
+/** Replaces dist/ with the staged folder: two renames, the old dist/ deleted after. */
+function swapIn() {
+  const old = `${ROOT}${STAGE_PREFIX}old-${process.pid}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      renameSync(FINAL, old);
+    } catch (error) {
+      if (error.code !== 'ENOENT') throw error;
+    }
+    try {
+      renameSync(DIST, FINAL);
+      break;
+    } catch (error) {
+      // Another build renamed its own stage in between: move that one aside too, and retry.
+      if ((error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') || attempt > 10) throw error;
+    }
+  }
+  rmSync(old, { recursive: true, force: true });
+}
+
+/** Staging folders of builds that were killed (their process is gone). */
+function removeAbandonedStages() {
+  for (const name of readdirSync(ROOT)) {
+    if (!name.startsWith(STAGE_PREFIX)) continue;
+    const pid = Number(/(\d+)$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid !== process.pid && isRunning(pid)) continue;
+    rmSync(`${ROOT}${name}`, { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/**
+ * msw 3 exports its \`http\` namespace at \`msw/http\`, msw 2 at \`msw/core/http\`; both roots export it
+ * too, but msw 2's root loads GraphQL as well. Node gets the lean path of whichever msw is installed;
+ * the browser field hands bundlers the root import tsc compiled (tree-shaken there).
+ */
+function writeMswHttp() {
+  const compiled = readFileSync(MSW_HTTP, 'utf8');
+  if (!/export \{ http \} from 'msw';/.test(compiled)) {
+    process.stderr.write(`build: ${MSW_HTTP} no longer re-exports msw's http; update writeMswHttp\n`);
+    process.exit(1);
+  }
+  writeAtomically(MSW_HTTP_BROWSER, compiled.replace(/\n\/\/# sourceMappingURL=.*\n?$/, '\n'));
+  writeAtomically(
+    MSW_HTTP,
+    `// Generated by scripts/build.js: msw's http namespace from the installed msw's lean path (mocks/msw/http.ts).
+let loaded;
+try {
+  loaded = await import('msw/http'); // msw 3
+} catch (error) {
+  if (error?.code !== 'ERR_PACKAGE_PATH_NOT_EXPORTED') throw missingMsw(error);
+  loaded = await import('msw/core/http').catch((cause) => { throw missingMsw(cause); }); // msw 2
+}
+function missingMsw(cause) {
+  if (cause?.code !== 'ERR_MODULE_NOT_FOUND' || !String(cause.message).includes("'msw'")) return cause;
+  return new Error("cca-kit/msw needs msw 2 or 3, your project's own: npm install --save-dev msw", { cause });
+}
+export const http = loaded.http;
+`,
+  );
+  rmSync(`${MSW_HTTP}.map`, { force: true });
+}
 
 /**
  * The CLI as one bundle with split chunks (dist/cli/, bin/cca-kit.js runs dist/cli/main.js): node loads
@@ -112,9 +217,13 @@ async function bundleCli() {
 /** Deletes what no source produces any more (a module deleted or moved), so that `npm pack` never ships it. */
 function pruneStale() {
   const generated = new Set(
-    [PRECOMPILED_BROWSER, LOAD_BROWSER, `${DIST}contract/${LEAN_CONTRACT}`, `${CLI_BUNDLE}/`].map((path) =>
-      path.slice(DIST.length),
-    ),
+    [
+      PRECOMPILED_BROWSER,
+      LOAD_BROWSER,
+      MSW_HTTP_BROWSER,
+      `${DIST}contract/${LEAN_CONTRACT}`,
+      `${CLI_BUNDLE}/`,
+    ].map((path) => path.slice(DIST.length)),
   );
   const files = readdirSync(DIST, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
@@ -170,7 +279,9 @@ function copyAssets() {
  */
 function compile() {
   const tsc = createRequire(`${ROOT}package.json`).resolve('typescript/bin/tsc');
-  const result = spawnSync(process.execPath, [tsc, '-p', `${ROOT}tsconfig.build.json`], { stdio: 'inherit' });
+  const result = spawnSync(process.execPath, [tsc, '-p', `${ROOT}tsconfig.build.json`, '--outDir', DIST], {
+    stdio: 'inherit',
+  });
   if (result.status === 2) {
     process.stderr.write('build: tsc reported type errors (above); dist/ was written all the same\n');
   } else if (result.status !== 0) {

@@ -70,11 +70,11 @@ describe('prepare_reply input', () => {
       uuidOf(1).replace(/-/g, ''),
     ]) {
       const failure = failureOf(await h.call('prepare_reply', { actionId, text: 'hi', requestId }));
-      expect(failure).toMatchObject({ kind: 'invalid_input', code: 'INVALID_INPUT', field: 'requestId' });
+      expect(failure).toMatchObject({ kind: 'invalid_input', code: 'INVALID_INPUT', field: '/requestId' });
     }
     for (const requestId of [7, null, undefined]) {
       const failure = failureOf(await h.call('prepare_reply', { actionId, text: 'hi', requestId }));
-      expect(failure['field']).toBe('requestId');
+      expect(failure['field']).toBe('/requestId');
     }
     expect(h.engine.state.replies.byOrganization.get(ORG)?.size ?? 0).toBe(0);
   });
@@ -93,7 +93,7 @@ describe('prepare_reply input', () => {
       const failure = failureOf(
         await h.call('prepare_reply', { actionId: id, text: 'hi', requestId: uuidOf(2) }),
       );
-      expect(failure).toMatchObject({ kind: 'not_found', code: 'NOT_FOUND', field: 'actionId' });
+      expect(failure).toMatchObject({ kind: 'not_found', code: 'NOT_FOUND', field: '/actionId' });
     }
     const prepared = successOf(await h.call('prepare_reply', { actionId, text: 'hi', requestId: uuidOf(2) }));
     expect(prepared['actionId']).toBe(actionId);
@@ -104,7 +104,7 @@ describe('prepare_reply input', () => {
     const [actionId] = fresh().unresponded();
     for (const text of ['', '   \n\t', 'x'.repeat(MAX_TEXT_CODE_POINTS + 1), 42]) {
       const failure = failureOf(await h.call('prepare_reply', { actionId, text, requestId: uuidOf(3) }));
-      expect(failure).toMatchObject({ kind: 'invalid_input', field: 'text' });
+      expect(failure).toMatchObject({ kind: 'invalid_input', field: '/text' });
     }
     // 4000 emoji are 8000 UTF-16 units but 4000 characters: accepted, kept exactly.
     const emoji = '🙂'.repeat(MAX_TEXT_CODE_POINTS);
@@ -117,10 +117,10 @@ describe('prepare_reply input', () => {
   it('serverId, isPublicReply and unknown arguments are checked, each naming the field', async () => {
     const [actionId] = fresh().unresponded();
     const cases: [Record<string, unknown>, string][] = [
-      [{ serverId: '' }, 'serverId'],
-      [{ serverId: 12 }, 'serverId'],
-      [{ isPublicReply: 'yes' }, 'isPublicReply'],
-      [{ sendNow: true }, 'sendNow'],
+      [{ serverId: '' }, '/serverId'],
+      [{ serverId: 12 }, '/serverId'],
+      [{ isPublicReply: 'yes' }, '/isPublicReply'],
+      [{ sendNow: true }, '/sendNow'],
     ];
     for (const [extra, field] of cases) {
       const failure = failureOf(
@@ -145,7 +145,7 @@ describe('prepare_reply input', () => {
         isPublicReply: true,
       }),
     );
-    expect(failure).toMatchObject({ kind: 'invalid_input', field: 'isPublicReply' });
+    expect(failure).toMatchObject({ kind: 'invalid_input', field: '/isPublicReply' });
     const priv = successOf(
       await h.call('prepare_reply', { actionId: privateOne['actionId'], text: 'hi', requestId: uuidOf(6) }),
     );
@@ -193,7 +193,7 @@ describe('idempotency and conflicts', () => {
     ];
     for (const variant of variants) {
       const failure = failureOf(await h.call('prepare_reply', variant));
-      expect(failure).toMatchObject({ kind: 'conflict', code: 'CONFLICT', field: 'requestId' });
+      expect(failure).toMatchObject({ kind: 'conflict', code: 'CONFLICT', field: '/requestId' });
     }
     expect(successOf(await h.call('open_reply', { requestId }))).toEqual(first);
   });
@@ -218,7 +218,7 @@ describe('idempotency and conflicts', () => {
         const same =
           JSON.stringify(Object.entries(first).sort()) === JSON.stringify(Object.entries(second).sort());
         if (same) expect(successOf(two)).toEqual(one);
-        else expect(failureOf(two)).toMatchObject({ kind: 'conflict', field: 'requestId' });
+        else expect(failureOf(two)).toMatchObject({ kind: 'conflict', field: '/requestId' });
         expect(successOf(await h.call('open_reply', { requestId }))).toEqual(one);
       }),
       { numRuns: 150, seed: 7 },
@@ -245,7 +245,7 @@ describe('idempotency and conflicts', () => {
         const failure = failureOf(
           await h.call('prepare_reply', { actionId: id, text: 'hi', requestId: uuidOf(500) }),
         );
-        expect(failure).toMatchObject({ kind: 'not_found', field: 'actionId' });
+        expect(failure).toMatchObject({ kind: 'not_found', field: '/actionId' });
       }),
       { numRuns: 100, seed: 8 },
     );
@@ -261,7 +261,7 @@ describe('idempotency and conflicts', () => {
     const requestId = uuidOf(12);
     await toApproval(actionId ?? '', requestId);
     const other = failureOf(await h.call('open_reply', { requestId }, OTHER_ORG));
-    expect(other).toMatchObject({ kind: 'not_found', field: 'requestId' });
+    expect(other).toMatchObject({ kind: 'not_found', field: '/requestId' });
     expect(failureOf(await h.call('review_reply', { requestId }, OTHER_ORG))['kind']).toBe('not_found');
     const theirs = successOf(
       await h.call('prepare_reply', { actionId: foreignAction, text: 'Theirs', requestId }, OTHER_ORG),
@@ -305,15 +305,15 @@ describe('review and approval', () => {
     fresh();
     expect(failureOf(await h.call('review_reply', { requestId: uuidOf(99) }))).toMatchObject({
       kind: 'not_found',
-      field: 'requestId',
+      field: '/requestId',
     });
     expect(failureOf(await h.call('open_reply', { requestId: 'x' }))).toMatchObject({
       kind: 'invalid_input',
-      field: 'requestId',
+      field: '/requestId',
     });
     expect(failureOf(await h.call('open_reply', { requestId: uuidOf(1), extra: 1 }))).toMatchObject({
       kind: 'invalid_input',
-      field: 'extra',
+      field: '/extra',
     });
   });
 
@@ -405,7 +405,7 @@ describe('delivery through the engine clock, seen through REST', () => {
     });
     expect(failureOf(await h.call('review_reply', { requestId }))).toMatchObject({
       kind: 'conflict',
-      field: 'requestId',
+      field: '/requestId',
     });
     expect((await detailOf(actionId))['totalAgentMessages']).toBe(0);
   });

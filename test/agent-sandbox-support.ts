@@ -86,7 +86,7 @@ export function fakeRegistry(): FakeRegistry {
           return failure({
             kind: 'invalid_input',
             code: 'INVALID_INPUT',
-            field: 'operationId',
+            field: '',
             message: `unknown operation "${id}"`,
           });
       }

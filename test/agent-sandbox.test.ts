@@ -146,12 +146,18 @@ describe('execute: scripts, call, spec, console', () => {
     });
   });
 
-  it('an uncaught call failure is a script_error naming the operation, with the calls so far reported', async () => {
+  it('AGENT-MCP-EXECUTE-CALL-THROWS-ON-FAILURE: an uncaught call failure keeps its kind, naming the operation and the line, with the calls so far reported', async () => {
     const failure = failureOf(
-      await sandbox.runScript(readerContext(), 'console.log("before"); await call("write.thing", {});'),
+      await sandbox.runScript(readerContext(), 'console.log("before");\nawait call("write.thing", {});'),
     );
-    expect(failure.kind).toBe('script_error');
+    expect(failure).toMatchObject({
+      kind: 'forbidden',
+      missingScope: 'write',
+      operationId: 'write.thing',
+      line: 2,
+    });
     expect(failure.message).toContain("call('write.thing') failed: FORBIDDEN (missing scope write)");
+    expect(failure.message).toContain('line 2');
     expect(failure.execution.logs).toEqual([{ level: 'log', text: 'before' }]);
     expect(failure.execution.calls).toMatchObject([
       { operationId: 'write.thing', ok: false, failure: { kind: 'forbidden', missingScope: 'write' } },

@@ -36,6 +36,7 @@ describe('stale files of dist/', () => {
     const generated = new Set([
       'src/contract/precompiled.browser.js',
       'src/contract/load.browser.js',
+      'mocks/msw/http.browser.js',
       'contract/openapi.browser.json',
       'cli/',
     ]);

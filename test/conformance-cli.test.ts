@@ -68,7 +68,7 @@ describe('cca-kit conform', () => {
     const args = ['--seed', '9', '--runs', '3', '--only', 'inputs.listActions-query'];
     const first = captureIo();
     expect(await runConformCommand(args, first.io, env(faulty.target.baseUrl))).toBe(1);
-    expect(first.out.join('')).toMatch(/FAIL LIST-PAGESIZE-RANGE \(spec §4\.1\)/);
+    expect(first.out.join('')).toMatch(/FAIL LIST-PAGESIZE-RANGE \(must, spec §4\.1\)/);
     expect(first.out.join('')).toContain('X-API-Key: $CCA_READ_KEY');
     const update = captureIo();
     expect(

@@ -141,11 +141,15 @@ describe('JUnit report', () => {
     );
     const xml = renderJunitReport(report);
     expect(xml.match(/<testcase /g)).toHaveLength(4);
-    expect(xml).toMatch(/name="R-FAIL R-FAIL" time="0">\s*<failure message="boom">/);
     expect(xml).toMatch(
-      /name="R-SKIP R-SKIP"[^>]*>\s*<skipped message="u.skip: needs CCA_INGEST_KEY \(not set\)"/,
+      /classname="cca-conform.u" name="R-FAIL \(must\) R-FAIL" time="\d+\.\d{3}">\s*<failure message="boom">/,
     );
-    expect(xml).toMatch(/name="R-MOCK R-MOCK"[^>]*>\s*<skipped message="mock-only rule/);
+    expect(xml).toMatch(
+      /name="R-SKIP \(must\) R-SKIP"[^>]*>\s*<skipped message="u.skip: needs CCA_INGEST_KEY \(not set\)"/,
+    );
+    expect(xml).toMatch(
+      /classname="cca-conform.catalog" name="R-MOCK \(mock-only\) R-MOCK"[^>]*>\s*<skipped message="mock-only rule/,
+    );
     expect(report.rules.find((r) => r.ruleId === 'R-SKIP')?.status).toBe('not-run');
   });
 });

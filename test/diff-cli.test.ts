@@ -183,7 +183,9 @@ describe('cca-kit diff', () => {
     } finally {
       process.env['CCA_READ_KEY'] = key;
     }
-    expect(run.err.join('')).toContain('live refused every request (401/403)');
+    // The key is tried once first: one line naming the variable, nothing compared.
+    expect(run.err.join('')).toContain('CCA_READ_KEY refused: 401');
+    expect(run.out.join('')).toBe('');
   });
 
   it('bounds each body: an answer over the size limit is reported, not read whole', async () => {

@@ -167,7 +167,8 @@ describe('cca-kit diff --allow-writes', () => {
 
   it('--max-requests bounds the requests to each side: the run stops and says so', async () => {
     const { report } = await diff(['--allow-writes', '--max-requests', '5']);
-    expect((methods.get('GET') ?? 0) + (methods.get('POST') ?? 0)).toBeLessThanOrEqual(5);
+    // Plus the preflight's two GETs to live (/docs/json, then the key on the action list).
+    expect((methods.get('GET') ?? 0) + (methods.get('POST') ?? 0)).toBeLessThanOrEqual(5 + 2);
     expect(methods.has('PATCH')).toBe(false);
     expect(JSON.stringify(report)).toContain('request budget of 5 requests exhausted');
   });
@@ -178,7 +179,7 @@ describe('cca-kit diff --allow-writes', () => {
     expect(await main(['diff', '--mock', mockA.url, '--base-url', proxyUrl, '--allow-writes'], run.io)).toBe(
       2,
     );
-    expect(run.err.join('')).toContain('live refused every request (401/403)');
+    expect(run.err.join('')).toContain('CCA_READ_KEY refused: 401');
   });
 
   it('usage errors exit 2: a bad --max-rps or --max-requests', async () => {

@@ -4,6 +4,9 @@
  * installed files only: plain `node` using every entry point, the installed `cca-kit` command through
  * `npx`, `tsc` on a consumer file under node16 and bundler resolution, and a browser page bundled from
  * `cca-kit/msw` + `msw/browser` under a strict Content-Security-Policy in headless Chromium.
+ *
+ * On whatever Node runs it: .ci/run runs it on the machine's Node (20: msw 2) and on Node 22 and 24
+ * (scripts/node-runtime.js: msw 3), so `cca-kit/msw` is proven with both msw majors, node and browser.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,10 +14,13 @@ import { copyFile, cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../mocks/engine/index.ts';
 import { launchChromium } from './browser/harness.ts';
-import { type Installed, packAndInstall, ROOT, runIn } from './package/install.ts';
+import { type Installed, MSW_3, nodeRunsMsw3, packAndInstall, ROOT, runIn } from './package/install.ts';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -95,6 +101,13 @@ async function startInstalledMock(cwd: string): Promise<RunningMock> {
 }
 
 describe('the packed package installed into a fresh project', () => {
+  it(`runs with the msw this Node gets (msw 3 on Node 22.12+, msw 2 on Node 20): Node ${process.versions.node}`, async () => {
+    const msw = JSON.parse(await readFile(join(project(), 'node_modules/msw/package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect(msw.version).toEqual(nodeRunsMsw3() ? MSW_3 : expect.stringMatching(/^2\./));
+  });
+
   it('carries compiled JavaScript, types and source maps, and no TypeScript source, tsx or esbuild', async () => {
     const root = join(project(), 'node_modules/cca-kit');
     const files = [...(await snapshot(root)).keys()];
@@ -107,6 +120,34 @@ describe('the packed package installed into a fresh project', () => {
     const modules = await readdir(join(project(), 'node_modules'));
     expect(modules).not.toContain('tsx');
     expect(modules).not.toContain('esbuild');
+  });
+
+  it('ships every doc page the README links, names its repository, and its source maps carry their sources', async () => {
+    const root = join(project(), 'node_modules/cca-kit');
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const linked = [...new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1] ?? ''))];
+    expect(linked.length).toBeGreaterThan(10);
+    expect(linked.filter((page) => !existsSync(join(root, page)))).toEqual([]);
+    const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    expect(manifest['repository']).toMatchObject({ url: expect.stringMatching(/^git\+https:\/\//) });
+    expect(manifest['homepage']).toMatch(/^https:\/\//);
+    // The .ts sources are not shipped: every map carries them (sourcesContent), so a debugger or
+    // `node --enable-source-maps` shows the code a stack trace points at.
+    const maps = [...(await snapshot(root)).keys()].filter((file) => file.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    const withoutSources: string[] = [];
+    for (const map of maps) {
+      const { sources, sourcesContent } = JSON.parse(await readFile(join(root, map), 'utf8')) as {
+        sources: string[];
+        sourcesContent?: (string | null)[];
+      };
+      if (sourcesContent?.length !== sources.length || sourcesContent.some((text) => !text))
+        withoutSources.push(map);
+    }
+    expect(withoutSources).toEqual([]);
   });
 
   it('plain node imports every entry point and uses it', async () => {
@@ -185,6 +226,37 @@ describe('the packed package installed into a fresh project', () => {
     }
     // No bundle, no cache directory, nothing written into the project or the installed package.
     expect(await snapshot(project())).toEqual(before);
+  });
+
+  it('the installed cca-kit mcp --stdio serves the agent tools to the official MCP client', async () => {
+    const key = createEngine({ seed: 42, actions: 50 })
+      .admin.listKeys('org_acme')
+      .find((k) => k.profile === 'read_write' && k.status === 'active')?.key;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        join(project(), 'node_modules/.bin/cca-kit'),
+        'mcp',
+        '--stdio',
+        '--seed',
+        '42',
+        '--actions',
+        '50',
+      ],
+      cwd: project(),
+      env: { ...process.env, CCA_API_KEY: key ?? '' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'package-consumer', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['prepare_reply', 'open_reply']));
+      const opened = await client.callTool({ name: 'open_reply', arguments: { requestId: 'not-a-uuid' } });
+      expect(opened.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 
   it('the public types compile a correct consumer and reject wrong calls, under node16 and bundler resolution', async () => {

@@ -309,11 +309,11 @@ export const moderationSubmission: JsonObject = {
 };
 
 export const moderationAck: JsonObject = {
-  caseId: 'mc_313bff8cdd67d075',
+  caseId: 'mc_93fb5afae8571390',
   externalId: 'ad-2026-000981',
   status: 'accepted',
   analysisStatus: 'pending',
-  evaluationId: 'ev_a115aeed29d617e1',
+  evaluationId: 'ev_8b0370bdc5070d7b',
   idempotency: { key: 'org_acme:ad-2026-000981', replayed: false },
 };
 

@@ -5,6 +5,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import {
+  CHOICE_NAMES,
+  CHOICE_POINTS,
+  type ChoicePoint,
+  choiceValues,
+} from '../../mocks/engine/choices/points.ts';
 import { AGENT_FILES } from '../../src/contract/agent.ts';
 import { buildDocument } from './document.ts';
 import type { Json } from './schema.ts';
@@ -113,6 +119,24 @@ function table(gaps: readonly Gap[]): string[] {
   ];
 }
 
+/** The mock's choice points (mocks/engine/choices/points.ts): each value, the default first and bold. */
+function choicesTable(): string[] {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [
+    '| `--choice` point | what the spec leaves open | values (default first, in bold) |',
+    '|---|---|---|',
+    ...CHOICE_NAMES.map((name) => {
+      const point: ChoicePoint = CHOICE_POINTS[name];
+      const values = choiceValues(name).map((v) => {
+        const text = `\`${v}\`: ${point.values[v] ?? ''}`;
+        return v === point.default ? `**${text}**` : text;
+      });
+      const more = point.accepts === undefined ? '' : '; or any positive integer';
+      return `| \`${name}\` | ${cell(point.gap)} | ${cell(values.join('; '))}${more} |`;
+    }),
+  ];
+}
+
 export function specGapsSection(): string {
   return [
     START,
@@ -124,6 +148,13 @@ export function specGapsSection(): string {
     '**The agent interface** (`contract/agent/*.json`):',
     '',
     ...table(collectAgentGaps()),
+    '',
+    "**The mock's choices.** Where a deployment may choose differently, the mock can be switched to the",
+    "other behaviours: the `choices` engine option (`createEngine({ choices: { durationFormat: 'seconds' } })`),",
+    '`cca-kit mock --choice point=value` (repeatable). The defaults are the behaviour described above; the',
+    'conformance suite passes the mock under every combination (test/conformance-choices.test.ts).',
+    '',
+    ...choicesTable(),
     '',
     END,
   ].join('\n');

@@ -20,67 +20,88 @@ export interface AgentIdentity {
   readonly scopes: readonly Scope[];
 }
 
+/**
+ * Where a failure of `execute` came from when the script did not catch a failed `call()`: the
+ * operation and the script line of the call (the failure keeps the operation's own kind and field).
+ */
+export type CallOrigin = {
+  readonly operationId?: string;
+  readonly line?: number | null;
+};
+
 /** The failure kinds of section 7 ("Agent interface failures"), plus the few a mock also needs. */
-export type AgentFailure =
-  /** Invalid input: the caller must fix the named field (a JSON pointer into the input, or its name). */
-  | {
-      readonly kind: 'invalid_input';
-      readonly code: 'INVALID_INPUT';
-      readonly field: string;
-      readonly message: string;
-    }
-  /** The key lacks access: `missingScope` names what is missing. */
-  | {
-      readonly kind: 'forbidden';
-      readonly code: 'FORBIDDEN';
-      readonly missingScope: string;
-      readonly message: string;
-    }
-  /** A human approval step is pending; not a success (4.18 rule 1). */
-  | {
-      readonly kind: 'approval_required';
-      readonly code: 'APPROVAL_REQUIRED';
-      readonly requestId: string;
-      /** Where the human confirms (4.18 rule 4), when the deployment has such a page. */
-      readonly approvalUrl: string | null;
-      readonly message: string;
-    }
-  /** A result was cut at a limit; the limit is reported. */
-  | {
-      readonly kind: 'truncated';
-      readonly code: 'TRUNCATED';
-      readonly limit: number;
-      readonly unit: string;
-      readonly message: string;
-    }
-  /** A reply's delivery outcome is not known: read the existing request with open_reply; never resend. */
-  | {
-      readonly kind: 'unknown_delivery_state';
-      readonly code: 'UNKNOWN_DELIVERY_STATE';
-      readonly requestId: string;
-      readonly message: string;
-    }
-  /** The named thing does not exist in the caller's organization. */
-  | {
-      readonly kind: 'not_found';
-      readonly code: 'NOT_FOUND';
-      readonly field: string;
-      readonly message: string;
-    }
-  /** An immutable identifier reused with different content (a requestId, a saved-search name...). */
-  | { readonly kind: 'conflict'; readonly code: 'CONFLICT'; readonly field: string; readonly message: string }
-  /** A sandbox limit stopped the script (time, memory, stack, calls, size). */
-  | {
-      readonly kind: 'limit_exceeded';
-      readonly code: 'LIMIT_EXCEEDED';
-      readonly limit: 'time' | 'memory' | 'stack' | 'calls' | 'script_size' | 'output';
-      readonly value: number;
-      readonly message: string;
-    }
-  /** The script threw or did not parse. */
-  | { readonly kind: 'script_error'; readonly code: 'SCRIPT_ERROR'; readonly message: string }
-  /** Too many executions at once: the pool refused; retry later. */
-  | { readonly kind: 'busy'; readonly code: 'BUSY'; readonly retryAfterMs: number; readonly message: string };
+export type AgentFailure = CallOrigin &
+  /** Invalid input: the caller must fix the named field (a JSON pointer into the tool's or the operation's input). */
+  (
+    | {
+        readonly kind: 'invalid_input';
+        readonly code: 'INVALID_INPUT';
+        readonly field: string;
+        readonly message: string;
+      }
+    /** The key lacks access: `missingScope` names what is missing. */
+    | {
+        readonly kind: 'forbidden';
+        readonly code: 'FORBIDDEN';
+        readonly missingScope: string;
+        readonly message: string;
+      }
+    /** A human approval step is pending; not a success (4.18 rule 1). */
+    | {
+        readonly kind: 'approval_required';
+        readonly code: 'APPROVAL_REQUIRED';
+        readonly requestId: string;
+        /** Where the human confirms (4.18 rule 4), when the deployment has such a page. */
+        readonly approvalUrl: string | null;
+        readonly message: string;
+      }
+    /** A result was cut at a limit; the limit is reported. */
+    | {
+        readonly kind: 'truncated';
+        readonly code: 'TRUNCATED';
+        readonly limit: number;
+        readonly unit: string;
+        readonly message: string;
+      }
+    /** A reply's delivery outcome is not known: read the existing request with open_reply; never resend. */
+    | {
+        readonly kind: 'unknown_delivery_state';
+        readonly code: 'UNKNOWN_DELIVERY_STATE';
+        readonly requestId: string;
+        readonly message: string;
+      }
+    /** The named thing does not exist in the caller's organization. */
+    | {
+        readonly kind: 'not_found';
+        readonly code: 'NOT_FOUND';
+        readonly field: string;
+        readonly message: string;
+      }
+    /** An immutable identifier reused with different content (a requestId, a saved-search name...). */
+    | {
+        readonly kind: 'conflict';
+        readonly code: 'CONFLICT';
+        readonly field: string;
+        readonly message: string;
+      }
+    /** A sandbox limit stopped the script (time, memory, stack, calls, size). */
+    | {
+        readonly kind: 'limit_exceeded';
+        readonly code: 'LIMIT_EXCEEDED';
+        readonly limit: 'time' | 'memory' | 'stack' | 'calls' | 'script_size' | 'output';
+        readonly value: number;
+        readonly message: string;
+      }
+    /** The script threw or did not parse. */
+    | { readonly kind: 'script_error'; readonly code: 'SCRIPT_ERROR'; readonly message: string }
+    /** Too many executions at once: the pool refused; retry later. */
+    | {
+        readonly kind: 'busy';
+        readonly code: 'BUSY';
+        readonly retryAfterMs: number;
+        readonly message: string;
+      }
+  );
 
 export type AgentFailureKind = AgentFailure['kind'];
 

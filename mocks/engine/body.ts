@@ -7,7 +7,8 @@ import type { EngineRequest } from './exchange.ts';
 
 export type BodyRead =
   | { readonly ok: true; readonly text: string; readonly value: unknown; readonly present: boolean }
-  | { readonly ok: false; readonly error: EngineError };
+  /** `text`: the body as read, when it was read whole but refused (malformed JSON), for the observers. */
+  | { readonly ok: false; readonly error: EngineError; readonly text?: string };
 
 /** Deeper JSON than this is refused (400): no legitimate request nests this far, and recursion has limits. */
 export const MAX_JSON_DEPTH = 64;
@@ -91,12 +92,13 @@ export async function readJsonBody(
     return {
       ok: false,
       error: errors.malformedJson(operationId, `nesting deeper than ${MAX_JSON_DEPTH} levels`),
+      text,
     };
   }
   try {
     return { ok: true, text, value: JSON.parse(text), present: true };
   } catch (cause) {
     const detail = cause instanceof SyntaxError ? cause.message : 'unparseable';
-    return { ok: false, error: errors.malformedJson(operationId, detail) };
+    return { ok: false, error: errors.malformedJson(operationId, detail), text };
   }
 }

@@ -16,6 +16,7 @@ import {
 import { type AdminApi, type AdminHost, createAdminApi, createAdminDispatcher } from './admin/index.ts';
 import { authenticate, hasScope } from './auth/index.ts';
 import { readJsonBody } from './body.ts';
+import { renameDocsPathParams, shapeRequest, shapeResult } from './choices/index.ts';
 import type { MockClock } from './clock.ts';
 import { applyCommand } from './commands/apply.ts';
 import type { Applied, Command, LoggedCommand, OutcomeOf } from './commands/types.ts';
@@ -122,7 +123,10 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
   const options = normalizeOptions(engineOptions);
   const contract = engineOptions.contract ?? defaultContract;
   const clock = options.clock;
-  const docs = createDocs(contract.document, options.swaggerUiAssetsBase);
+  const docs = createDocs(
+    renameDocsPathParams(contract.document, options.choices),
+    options.swaggerUiAssetsBase,
+  );
   const interceptors = options.interceptors;
   const selfCheckFailures: SelfCheckFailure[] = [];
   const unexpectedErrors: UnexpectedError[] = [];
@@ -201,7 +205,8 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     headOnly: boolean,
     rawBody = '',
   ): EngineAnswer => {
-    let result = input;
+    // The permitted variations first: the self-check holds the chosen answer to the contract.
+    let result = shapeResult(options.choices, operation, input);
     for (const interceptor of interceptors) {
       result =
         interceptor.onResult?.({ operationId: operation?.operationId ?? null, request, result, rawBody }) ??
@@ -314,7 +319,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     let body: unknown;
     if (operation.requestBodySchema !== undefined) {
       const read = await readJsonBody(request, operationId, options.maxBodyBytes);
-      if (!read.ok) return finish(request, operation, read.error, headOnly);
+      if (!read.ok) return finish(request, operation, read.error, headOnly, read.text);
       if (!read.present && operation.requestBodyRequired) {
         return finish(request, operation, errors.bodyRequired(operationId), headOnly);
       }
@@ -349,6 +354,8 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     // The handler. Ingested records that came due on the clock become actions first, so a read
     // after `/__mock/clock/advance` sees them even with a frozen clock (cheap: a length check).
     const handler = handlers[operationId as keyof typeof handlers];
+    const shaped = shapeRequest(options.choices, operationId, validation.query);
+    if (!shaped.ok) return finish(request, operation, shaped.error, headOnly, rawBody);
     let result: HandlerResult;
     try {
       settleIngestion(state.ingestion, state.data);
@@ -359,7 +366,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
         organization,
         key,
         pathParams: validation.pathParams,
-        query: validation.query,
+        query: shaped.query,
         body: validation.body,
         rawBody,
         state,
@@ -376,6 +383,22 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     return finish(request, operation, result, headOnly, rawBody);
   };
 
+  /** Tells the observers what is about to be sent (the journal); an observer's throw is recorded, not sent. */
+  const answered = (
+    request: EngineRequest,
+    handled: EngineRequest,
+    response: EngineResponse,
+  ): EngineResponse => {
+    for (const interceptor of interceptors) {
+      try {
+        interceptor.onAnswer?.({ request, handled, response });
+      } catch (error) {
+        recordUnexpected(handled, null, error);
+      }
+    }
+    return response;
+  };
+
   const dispatch = async (request: EngineRequest): Promise<EngineResponse> => {
     try {
       for (const interceptor of interceptors) {
@@ -383,7 +406,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
         const early = pending instanceof Promise ? await pending : pending;
         if (early !== undefined) {
           request.body?.discard();
-          return early;
+          return answered(request, request, early);
         }
       }
       let current = request;
@@ -394,7 +417,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
       const answer = await pipeline(current);
       // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
       current.body?.discard();
-      return answer;
+      return answered(request, current, answer);
     } catch (error) {
       recordUnexpected(request, null, error);
       return jsonResponse(500, errors.internal().body, undefined, false);

@@ -11,6 +11,15 @@
 export type { AdminApi, AdminContext, AdminResult, AdminRoute, ClockView, KeyView } from './admin/index.ts';
 export { ADMIN_PREFIX, ADMIN_TOKEN_HEADER, AdminError, isAdminError, isLoopback } from './admin/index.ts';
 export { type CreateKeyInput, type KeyExpiry, PROFILE_SCOPES } from './auth/index.ts';
+export {
+  CHOICE_POINTS,
+  type ChoiceName,
+  type Choices,
+  type ChoicesOption,
+  DEFAULT_CHOICES,
+  normalizeChoices,
+  parseChoiceAssignments,
+} from './choices/index.ts';
 export { MockClock, type MockClockOptions, realTimeClock } from './clock.ts';
 export { createEngine, type Engine, type SelfCheckFailure, type UnexpectedError } from './engine.ts';
 export {

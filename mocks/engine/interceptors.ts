@@ -41,6 +41,15 @@ export interface ResultEvent {
   readonly rawBody: string;
 }
 
+export interface AnswerEvent {
+  /** The request as the transport gave it. */
+  readonly request: EngineRequest;
+  /** The request the pipeline handled (another object when an interceptor rewrote it). */
+  readonly handled: EngineRequest;
+  /** What the transport is about to send: the serialised answer, or a drop. */
+  readonly response: EngineResponse;
+}
+
 export interface EngineInterceptor {
   /** Called once by `createEngine` with the engine's state, clock and admin API. */
   attach?(host: InterceptorHost): void;
@@ -55,4 +64,9 @@ export interface EngineInterceptor {
    * may be a `SerialisedJson` (a page built from cached bytes): call `.value()` when you need it.
    */
   onResult?(event: ResultEvent): HandlerResult | undefined;
+  /**
+   * Every response the engine gives, admin and early (chaos) ones included, after serialisation: for
+   * observers that need the final status and bytes (the request journal). Must not throw or block.
+   */
+  onAnswer?(event: AnswerEvent): void;
 }

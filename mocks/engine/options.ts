@@ -3,6 +3,7 @@
  * rejected at construction with a clear message when invalid.
  */
 import type { Contract } from '../../src/contract/index.ts';
+import { type Choices, type ChoicesOption, DEFAULT_CHOICES, normalizeChoices } from './choices/index.ts';
 import { MockClock, realTimeClock } from './clock.ts';
 import { DataBaseline } from './data-file/baseline.ts';
 import type { DataFile } from './data-file/types.ts';
@@ -30,6 +31,11 @@ export interface EngineOptions {
   readonly selfCheck?: boolean;
   /** Cap of conversation search's `totalRecords` (`totalRecordsCapped` beyond). Default 10000. */
   readonly searchCap?: number;
+  /**
+   * What the mock does where the spec leaves a deployment free to choose (`mocks/engine/choices/`,
+   * the README's "Where the spec is silent"). Unset points keep their defaults.
+   */
+  readonly choices?: ChoicesOption;
   /**
    * Remember the serialised answers of list, search and tag analytics per window range and parameters
    * until a row changes (`mocks/engine/data/answer-cache.ts`). Default true; false computes every read.
@@ -64,6 +70,8 @@ export interface NormalizedEngineOptions {
   readonly clock: MockClock;
   readonly selfCheck: boolean;
   readonly searchCap: number;
+  /** Every choice point with its value (`totalRecordsCap` agrees with `searchCap`). */
+  readonly choices: Choices;
   readonly rememberAnswers: boolean;
   readonly maxBodyBytes: number;
   readonly adminToken: string | null;
@@ -82,12 +90,46 @@ export const ENGINE_DEFAULTS = {
   maxBodyBytes: 1024 * 1024,
   adminToken: null,
   swaggerUiAssetsBase: '/docs/',
+  choices: DEFAULT_CHOICES,
 } as const satisfies Partial<NormalizedEngineOptions>;
 
 function positiveInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1)
     throw new RangeError(`${name} must be a positive integer (got ${value})`);
   return value;
+}
+
+/** The moderation latency each `moderationTimings` choice stands for (`default`: the option as given). */
+const TIMINGS = {
+  instant: 'instant',
+  slow: { runningAfterMs: 10_000, completedAfterMs: 30_000 },
+} as const;
+
+/**
+ * Folds the choices that act through other options (the search cap, the moderation latency) into
+ * them; the same setting given twice with different values is refused.
+ */
+function withChoices(options: EngineOptions): {
+  choices: Choices;
+  searchCap: number;
+  moderation: Omit<ModerationStateOptions, 'clock'>;
+} {
+  const chosen = normalizeChoices(options.choices);
+  const capChosen = options.choices?.totalRecordsCap !== undefined;
+  const cap = capChosen ? Number(chosen.totalRecordsCap) : (options.searchCap ?? ENGINE_DEFAULTS.searchCap);
+  if (capChosen && options.searchCap !== undefined && options.searchCap !== cap)
+    throw new RangeError(
+      `searchCap ${options.searchCap} and choice totalRecordsCap=${chosen.totalRecordsCap} disagree; give one`,
+    );
+  const moderation = options.moderation ?? {};
+  const timing = chosen.moderationTimings;
+  if (timing !== 'default' && moderation.latency !== undefined)
+    throw new RangeError(`moderation.latency and choice moderationTimings=${timing} disagree; give one`);
+  return {
+    choices: { ...chosen, totalRecordsCap: String(positiveInteger('searchCap', cap)) },
+    searchCap: cap,
+    moderation: timing === 'default' ? moderation : { ...moderation, latency: TIMINGS[timing] },
+  };
 }
 
 export function normalizeOptions(options: EngineOptions = {}): NormalizedEngineOptions {
@@ -108,17 +150,19 @@ export function normalizeOptions(options: EngineOptions = {}): NormalizedEngineO
     throw new RangeError('adminToken must have at least 8 characters');
   const files = options.data === undefined ? [] : Array.isArray(options.data) ? options.data : [options.data];
   const generated = options.data === undefined || options.seed !== undefined || options.actions !== undefined;
+  const chosen = withChoices(options);
   return {
     seed: options.seed ?? ENGINE_DEFAULTS.seed,
     actions: generated ? actions : 0,
     data: new DataBaseline(generated, files),
     clock,
     selfCheck: options.selfCheck ?? ENGINE_DEFAULTS.selfCheck,
-    searchCap: positiveInteger('searchCap', options.searchCap ?? ENGINE_DEFAULTS.searchCap),
+    searchCap: chosen.searchCap,
+    choices: chosen.choices,
     rememberAnswers: options.rememberAnswers ?? ENGINE_DEFAULTS.rememberAnswers,
     maxBodyBytes: positiveInteger('maxBodyBytes', options.maxBodyBytes ?? ENGINE_DEFAULTS.maxBodyBytes),
     adminToken,
-    moderation: options.moderation ?? {},
+    moderation: chosen.moderation,
     ingestion: options.ingestion ?? {},
     swaggerUiAssetsBase: options.swaggerUiAssetsBase ?? ENGINE_DEFAULTS.swaggerUiAssetsBase,
     interceptors: options.interceptors ?? [],

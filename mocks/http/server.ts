@@ -9,9 +9,12 @@ import type { AgentHttpRoutes } from '../agent/http.ts';
 import type { AgentServerOptions } from '../agent/server/agent-server.ts';
 import { createEngine, type Engine } from '../engine/engine.ts';
 import type { EngineAnswer } from '../engine/exchange.ts';
+import { createJournal, type JournalOptions, journalOf } from '../engine/journal/index.ts';
 import type { EngineOptions } from '../engine/options.ts';
 import { isAgentPath, pathOfTarget } from './agent-paths.ts';
 import { type BufferPool, createBufferPool, joinInto } from './buffer-pool.ts';
+import { mcpRecorder } from './dashboard/mcp-recorder.ts';
+import { createDashboardRoutes } from './dashboard/serve.ts';
 import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
 import { type IncomingState, toEngineRequest } from './incoming.ts';
 
@@ -50,6 +53,12 @@ export interface MockServerOptions extends EngineOptions {
    * answers without paying for the MCP SDK, QuickJS and the agent contract, ~250 ms of CPU).
    */
   readonly agentLoad?: 'start' | 'first-request';
+  /**
+   * The request journal behind the dashboard at /__mock/ (`GET /__mock/journal`): installed after the
+   * given interceptors, default 500 exchanges with bodies cut at 32 KiB; `false` for none. Ignored
+   * with `engine` (install `createJournal()` in that engine's interceptors instead).
+   */
+  readonly journal?: false | JournalOptions;
 }
 
 export interface MockServer {
@@ -157,17 +166,35 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     limits: limitOptions,
     agent: agentOptions,
     agentLoad = 'start',
+    journal: journalOptions = {},
     ...engineOptions
   } = options;
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
-  const engine = given ?? createEngine(engineOptions);
+  const engine =
+    given ??
+    createEngine(
+      journalOptions === false
+        ? engineOptions
+        : {
+            ...engineOptions,
+            interceptors: [...(engineOptions.interceptors ?? []), createJournal(journalOptions)],
+          },
+    );
+  const journal = journalOf(engine.admin);
+  const dashboard = createDashboardRoutes(engine);
   const assets: DocsAssets = createDocsAssets();
   const pool = createBufferPool();
   let fallbackOrigin = '';
   const agentRouteOptions: AgentServerOptions | undefined =
     agentOptions === false
       ? undefined
-      : { ownHost: () => fallbackOrigin.slice('http://'.length), ...agentOptions };
+      : {
+          ownHost: () => fallbackOrigin.slice('http://'.length),
+          ...(journal === undefined
+            ? {}
+            : { onMcpExchange: mcpRecorder(journal, journal.stats().maxBodyBytes) }),
+          ...agentOptions,
+        };
   let agent: AgentHttpRoutes | undefined;
   let agentLoading: Promise<AgentHttpRoutes> | undefined;
   // Imported here, not at the top: see `agentLoad`.
@@ -215,6 +242,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       const hostHeader = req.headers.host;
       const origin =
         hostHeader !== undefined && HOST_HEADER.test(hostHeader) ? `http://${hostHeader}` : fallbackOrigin;
+      if (req.url?.startsWith('/__mock/') && (await dashboard.serve(req, res, origin))) return;
       const routes =
         agent ??
         (agentRouteOptions !== undefined && isAgentPath(pathOfTarget(req.url))

@@ -14,9 +14,6 @@
  * await fetch('https://api.example.test/v0/agents', { headers: { 'x-api-key': key.key } });
  */
 import type { HttpHandler } from 'msw';
-// `msw/core/http`, not `msw`: the package root also loads the GraphQL handlers and `graphql` itself
-// (~30 ms of node start-up, and bytes in a browser bundle) for one `http.all`.
-import { http } from 'msw/core/http';
 import type { AdminApi, AdminHost } from '../engine/admin/api.ts';
 import { type ChaosAdmin, createChaosAdmin } from '../engine/admin/chaos.ts';
 import { createDataCommands } from '../engine/admin/data.ts';
@@ -32,6 +29,7 @@ import {
   type ViolationLog,
   type ViolationLogOptions,
 } from '../engine/violations/index.ts';
+import { http } from './http.ts';
 
 export interface CreateHandlersOptions extends EngineOptions {
   /**
@@ -128,6 +126,25 @@ export function createHandlers(options: CreateHandlersOptions): MockHandlers {
   return { handlers: [handler], engine, admin, violationLog, chaos };
 }
 
+export {
+  type KeyFixture,
+  SEEDED_KEYS,
+  type SeededKeyQuery,
+  seededKey,
+  seededKeys,
+} from '../../fixtures/seeded-keys.ts';
 export type { ChaosOptions } from '../engine/chaos/index.ts';
 export type { EngineOptions } from '../engine/options.ts';
-export type { Violation, ViolationFilter } from '../engine/violations/index.ts';
+export {
+  type ExpectNoViolationsOptions,
+  expectNoViolations,
+  isViolationError,
+  type Violation,
+  ViolationError,
+  type ViolationFilter,
+  type ViolationIssue,
+  type ViolationKind,
+  type ViolationLogOptions,
+  type ViolationSeverity,
+  type ViolationSource,
+} from '../engine/violations/index.ts';

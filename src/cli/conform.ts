@@ -12,12 +12,14 @@ import { allLaws } from '../../suites/laws/index.ts';
 import { KEY_ENV, KEY_ROLES, type Keys } from '../client/types.ts';
 import { baselineFrom, parseBaseline } from '../conformance/baseline.ts';
 import type { Baseline } from '../conformance/options.ts';
-import { preflight } from '../conformance/preflight.ts';
+import { preflight, preflightKeys } from '../conformance/preflight.ts';
+import type { Verdict } from '../conformance/report.ts';
 import { runConformance, selects } from '../conformance/runner.ts';
 import { contract } from '../contract/index.ts';
 import { consoleProgress, renderConsoleReport } from '../reporters/console.ts';
 import { renderJsonReport } from '../reporters/json.ts';
 import { renderJunitReport } from '../reporters/junit.ts';
+import { renderMarkdownReport } from '../reporters/markdown.ts';
 import { redactString } from '../reporters/redact.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
@@ -30,9 +32,16 @@ Keys (environment only): CCA_READ_KEY (Reporting), CCA_WRITE_KEY (Write), CCA_IN
   (a Read-and-write key of the read key's organization: agent saved searches through execute).
   The agent interface (MCP) at --mcp-url is checked with the same keys (group agent); its reply checks
   prepare reply requests but the suite never approves a reply.
+  Each key given is tried once first on a route it should be accepted on: a refused key (401) stops
+  the run (exit 2) naming the variable. The agent interface is probed once: without one, the agent
+  group is NOT CHECKED in one line (pass --mcp-url or --skip agent).
   Checks whose key is absent are reported as not run, never as passed. A run in which laws could not
   run for want of a required key (read, write, ingest) ends NOT CHECKED (exit 3), unless those laws
   were left out with --skip / --only or --allow-not-run was given.
+
+Levels: each rule is must (the spec states it: a failure fails the run), should (a reading, a
+  convention or a point the spec leaves open: a failure is a warning) or mock-only (not judged on a
+  live target); see contract/audit.json. After a failure, a law goes on checking its other rules.
 
 Options:
   --base-url URL            deployment to check (or CCA_BASE_URL)
@@ -45,26 +54,40 @@ Options:
   --allow-writes            create moderation cases, ingested records, custom-field values (default on only for loopback)
   --no-allow-writes         never write, even on loopback
   --allow-not-run           laws missing a required key do not make the run NOT CHECKED
+  --strict                  a failure of a should rule fails the run too
+  --min-coverage P          end NOT CHECKED (exit 3) when fewer than P % of the checkable rules were checked
   --max-rps N               requests per second (default 20; unlimited on loopback)
   --max-requests N          total request budget (default 20000)
   --moderation-timeout MS   time a moderation case may take to complete (default 60000)
   --request-timeout MS      per-request timeout (default 15000)
   --junit FILE              write a JUnit XML report (one testcase per rule)
   --json FILE               write the JSON report
+  --markdown FILE           write a pull-request comment (verdict, coverage, failures, then warnings)
   --baseline FILE           known failures: fail only on new ones, still list the known ones
   --update-baseline         write every failure of this run to --baseline FILE and exit 0
   --quiet                   one character per law while running
   --help                    this text
 
 Exit status:
-  0  conformant: no new failure, and every selected law that needs a required key ran
-  1  NOT conformant: at least one new failure (not in --baseline)
-  2  usage error, or the base URL is not this API: unreachable, or its /docs/json is not an
-     OpenAPI document of it (one line says what was tried and what came back; no law runs)
-  3  NOT CHECKED: no new failure, but laws could not run for want of a required key`;
+  0  conformant: no new failure of a must rule (should failures are warnings unless --strict),
+     and every selected law that needs a required key ran
+  1  NOT conformant: at least one new failure of a must rule (not in --baseline)
+  2  usage error (a non-http(s) base URL included), or the base URL is not this API (unreachable,
+     or its /docs/json is not an OpenAPI document of it), or a key of the environment was refused
+     (CCA_READ_KEY refused: 401), or the target stopped answering mid-run (what was done is printed)
+  3  NOT CHECKED: no new failure, but laws could not run for want of a required key, the agent
+     interface was absent, or the coverage was below --min-coverage`;
 
 /** Exit codes of `cca-kit conform` (also in the usage text, docs/conformance.md and the README). */
 export const EXIT = { conformant: 0, failure: 1, usage: 2, notChecked: 3 } as const;
+
+/** The exit code of each verdict (a target that stopped answering is exit 2, like one never reached). */
+const EXIT_OF: Readonly<Record<Verdict, number>> = {
+  conformant: EXIT.conformant,
+  'not-conformant': EXIT.failure,
+  'not-checked': EXIT.notChecked,
+  unreachable: EXIT.usage,
+};
 
 function int(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -116,6 +139,9 @@ export async function runConformCommand(
       skip: { type: 'string', multiple: true },
       'allow-writes': { type: 'boolean' },
       'allow-not-run': { type: 'boolean' },
+      strict: { type: 'boolean' },
+      'min-coverage': { type: 'string' },
+      markdown: { type: 'string' },
       'max-rps': { type: 'string' },
       'max-requests': { type: 'string' },
       'moderation-timeout': { type: 'string' },
@@ -138,6 +164,20 @@ export async function runConformCommand(
     throw new UsageError(`--mcp-url is not a URL: ${JSON.stringify(mcpUrl)}`);
   if (baseUrl === undefined || baseUrl === '')
     throw new UsageError('--base-url (or CCA_BASE_URL) is required');
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol))
+    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(baseUrl)}`);
+  if (mcpUrl !== undefined && mcpUrl !== '' && !/^https?:$/.test(new URL(mcpUrl).protocol))
+    throw new UsageError(`--mcp-url must be an http(s) URL, got ${JSON.stringify(mcpUrl)}`);
+  const minCoverageText = values['min-coverage'];
+  if (minCoverageText !== undefined && !/^(100|\d{1,2})(\.\d+)?$/.test(minCoverageText))
+    throw new UsageError(
+      `--min-coverage needs a percentage from 0 to 100, got ${JSON.stringify(minCoverageText)}`,
+    );
+  const minCoverage = minCoverageText === undefined ? undefined : Number(minCoverageText);
+  if (minCoverage !== undefined && minCoverage > 100)
+    throw new UsageError(
+      `--min-coverage needs a percentage from 0 to 100, got ${JSON.stringify(minCoverageText)}`,
+    );
   if (values['update-baseline'] === true && values.baseline === undefined)
     throw new UsageError('--update-baseline needs --baseline FILE');
   const keys = keysFromEnv(env);
@@ -169,6 +209,12 @@ export async function runConformCommand(
     io.stderr(`cca-kit conform: ${redactString(reachable.problem, secrets)}\n`);
     return EXIT.usage;
   }
+  const refused = await preflightKeys(baseUrl, keys, requestTimeoutMs);
+  if (refused.length > 0) {
+    for (const r of refused)
+      io.stderr(`cca-kit conform: ${r.variable} refused: ${r.status} (${r.tried}); no law ran\n`);
+    return EXIT.usage;
+  }
   const report = await runConformance({
     signal: io.signal,
     target: { baseUrl, keys, ...(mcpUrl === undefined || mcpUrl === '' ? {} : { mcpUrl }) },
@@ -178,6 +224,8 @@ export async function runConformCommand(
     ...(runs === undefined ? {} : { runs }),
     ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
     ...(values['allow-not-run'] === true ? { allowNotRun: true } : {}),
+    ...(values.strict === true ? { strict: true } : {}),
+    ...(minCoverage === undefined ? {} : { minCoverage }),
     ...(maxRps === undefined ? {} : { maxRps }),
     ...(maxRequests === undefined ? {} : { maxRequests }),
     ...(moderationTimeoutMs === undefined ? {} : { moderationTimeoutMs }),
@@ -188,17 +236,14 @@ export async function runConformCommand(
   io.stdout(`${renderConsoleReport(report, secrets)}\n`);
   if (values.json !== undefined) await writeFile(values.json, renderJsonReport(report, secrets));
   if (values.junit !== undefined) await writeFile(values.junit, renderJunitReport(report, secrets));
+  if (values.markdown !== undefined) await writeFile(values.markdown, renderMarkdownReport(report, secrets));
   if (values['update-baseline'] === true && values.baseline !== undefined) {
     const next = baselineFrom(report);
     await writeFile(values.baseline, `${JSON.stringify(next, null, 2)}\n`);
     io.stderr(`cca-kit conform: wrote ${next.failures.length} known failures to ${values.baseline}\n`);
     return EXIT.conformant;
   }
-  return report.verdict === 'not-conformant'
-    ? EXIT.failure
-    : report.verdict === 'not-checked'
-      ? EXIT.notChecked
-      : EXIT.conformant;
+  return EXIT_OF[report.verdict];
 }
 
 /** The `conform` entry for the CLI's command table (`src/cli/commands.ts`). */

@@ -9,6 +9,8 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { newRunId } from '../conformance/options.ts';
+import { preflight, preflightKeys, stillAnswers } from '../conformance/preflight.ts';
+import { contract } from '../contract/index.ts';
 import {
   buildDiffReport,
   readBaseline,
@@ -18,6 +20,7 @@ import {
   renderDiffJunit,
 } from '../diff/report.ts';
 import { runDiff } from '../diff/run.ts';
+import { redactString } from '../reporters/redact.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
 const USAGE = `Usage: cca-kit diff --base-url <live url> [options]
@@ -47,10 +50,13 @@ Options:
                           Mock keys: CCA_MOCK_WRITE_KEY, CCA_MOCK_INGEST_KEY, else read from /__mock/keys
   --max-rps <n>           requests per second to each side (default 20; unlimited on loopback)
   --max-requests <n>      request budget per side (default 20000); past it the run stops and says so
+                          (the preflight's two requests to live, /docs/json and the key, come before it)
   -h, --help              show this help
 
-Exit codes: 0 no difference outside the baseline; 1 a new difference; 2 usage error, or one side
-refused every request (401/403), so nothing was compared.`;
+Exit codes (the classes of cca-kit conform): 0 no difference outside the baseline; 1 a new
+difference; 2 usage error (a non-http(s) URL included), live is not this API or does not answer
+(one line says what was tried), CCA_READ_KEY was refused (401), live stopped answering mid-run, or
+one side refused every request (401/403), so nothing was compared.`;
 
 const INTEGER = /^(?:0|[1-9]\d{0,8})$/;
 
@@ -108,6 +114,8 @@ export const diffCommand: Command = {
     ] as const) {
       if (url !== undefined && !URL.canParse(url))
         throw new UsageError(`${name} is not a URL: ${JSON.stringify(url)}`);
+      if (url !== undefined && !/^https?:$/.test(new URL(url).protocol))
+        throw new UsageError(`${name} must be an http(s) URL, got ${JSON.stringify(url)}`);
     }
     const seedText = values.seed ?? '1';
     if (!INTEGER.test(seedText))
@@ -137,6 +145,23 @@ export const diffCommand: Command = {
     } catch (cause) {
       throw new UsageError((cause as Error).message);
     }
+    const timeoutMs = Number.parseInt(timeoutText, 10);
+    // The exit classes of conform: a live that is not there, or refuses the key, is one line and exit 2.
+    const reachable = await preflight(liveUrl, contract, timeoutMs);
+    if (!reachable.ok) {
+      io.stderr(
+        `cca-kit diff: live: ${redactString(reachable.problem, liveKey === undefined ? [] : [liveKey])}\n`,
+      );
+      return 2;
+    }
+    if (liveKey !== undefined && liveKey !== '') {
+      for (const r of await preflightKeys(liveUrl, { read: liveKey }, timeoutMs)) {
+        io.stderr(
+          `cca-kit diff: ${r.variable} refused: ${r.status} (${r.tried} on live); nothing was compared\n`,
+        );
+        return 2;
+      }
+    }
     const started = values.mock === undefined ? await startMockServer({ seed, agent: false }) : undefined;
     const mockUrl = values.mock ?? started?.url ?? '';
     const mockReadKey = process.env['CCA_MOCK_READ_KEY'] ?? (await mockKey(mockUrl, 'reporting'));
@@ -158,7 +183,7 @@ export const diffCommand: Command = {
         prefix: `cca-conform-${newRunId()}-`,
         ...limits,
         ignore: values.ignore ?? [],
-        timeoutMs: Number.parseInt(timeoutText, 10),
+        timeoutMs,
       });
       const report = buildDiffReport(
         run,
@@ -172,6 +197,12 @@ export const diffCommand: Command = {
         ...Object.values(writeKeys.mock),
         ...Object.values(writeKeys.live),
       ].filter((k): k is string => k !== undefined && k !== '');
+      if (run.unanswered.live > 0 && !(await stillAnswers(liveUrl, timeoutMs))) {
+        io.stderr(
+          `cca-kit diff: live (${liveUrl}) stopped answering: ${run.unanswered.live} of ${run.requests} requests got no answer; what was compared is not a verdict\n`,
+        );
+        return 2;
+      }
       io.stdout(renderDiffConsole(report));
       for (const side of ['mock', 'live'] as const) {
         if (run.requests > 0 && run.refused[side] === run.requests) {

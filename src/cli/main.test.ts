@@ -86,4 +86,39 @@ describe('cca-kit CLI', () => {
     controller.abort();
     expect(await running).toBe(0);
   });
+
+  it('mock --choice point=value: the engine takes the choice and says so; a bad one is a usage error (exit 2)', async () => {
+    const bad = capture();
+    expect(await main(['mock', '--port', '0', '--choice', 'durationFormat=days'], bad.io)).toBe(2);
+    expect(bad.err()).toContain('--choice: choice durationFormat must be one of iso8601, seconds, clock');
+    const help = capture();
+    expect(await main(['mock', '--help'], help.io)).toBe(0);
+    expect(help.out()).toContain('noAdPolicyStatus: 403 | 400 | 409 | 422');
+    const controller = new AbortController();
+    const cli = capture(controller.signal);
+    const running = main(
+      [
+        'mock',
+        '--port',
+        '0',
+        '--actions',
+        '50',
+        '--choice',
+        'docsPathParams=id',
+        '--choice',
+        'errorMessages=terse',
+      ],
+      cli.io,
+    );
+    for (let i = 0; i < 200 && !cli.out().includes('Press Ctrl+C'); i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(cli.out()).toContain('choice docsPathParams=id, choice errorMessages=terse');
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(cli.out())?.[1];
+    const docs = (await (await fetch(`${url}/docs/json`)).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(docs.paths)).toContain('/v0/actions/{id}/custom-fields');
+    const refused = await fetch(`${url}/v0/agents`);
+    expect(await refused.json()).toEqual({ success: false, error: 'Unauthorized' });
+    controller.abort();
+    expect(await running).toBe(0);
+  });
 });

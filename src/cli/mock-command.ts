@@ -1,6 +1,14 @@
 /** `cca-kit mock`: start the stateful mock server and print where it is and which keys it knows. */
 import { parseArgs } from 'node:util';
 import { CHAOS_FLAGS, CHAOS_USAGE, sdkInterceptorsFromFlags } from '../../mocks/engine/chaos/flags.ts';
+import {
+  CHOICE_NAMES,
+  type Choices,
+  choiceValues,
+  describeChoices,
+  parseChoiceAssignments,
+} from '../../mocks/engine/choices/index.ts';
+import { createJournal, DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { readDataFiles } from './data-files.ts';
@@ -27,6 +35,11 @@ Options:
                                  answer) and replay it at start: a restart keeps what clients wrote
   --state <redis://host:port/db> share the writes with every replica started with the same seed and
                                  data through a Redis Stream (see README "Team sandbox")
+  --journal-size <n>             exchanges the request journal keeps for the dashboard (/__mock/) and
+                                 GET /__mock/journal (default 500; bodies kept up to 32 KiB each)
+  --choice <point=value>         what the mock does where the spec leaves a choice; repeatable (the
+                                 README's "Where the spec is silent"). Points, default first:
+${CHOICE_NAMES.map((n) => `                                   ${n}: ${choiceValues(n).join(' | ')}`).join('\n')}
 ${CHAOS_USAGE}
 ${EXECUTE_USAGE}
   -h, --help                     show this help`;
@@ -44,6 +57,15 @@ function integerFlag(
     throw new UsageError(`--${name} must be an integer between 0 and ${max} (got ${JSON.stringify(value)})`);
   }
   return Number.parseInt(value, 10);
+}
+
+function choiceFlag(values: readonly string[] | undefined): Choices | undefined {
+  if (values === undefined) return undefined;
+  try {
+    return parseChoiceAssignments(values);
+  } catch (error) {
+    throw new UsageError(`--choice: ${(error as Error).message}`);
+  }
 }
 
 function latencyFlag(value: string | undefined): LatencyOption | undefined {
@@ -75,6 +97,8 @@ export const mockCommand: Command = {
         'no-answer-cache': { type: 'boolean' },
         'state-file': { type: 'string' },
         state: { type: 'string' },
+        'journal-size': { type: 'string' },
+        choice: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
         ...CHAOS_FLAGS,
         ...EXECUTE_FLAGS,
@@ -88,6 +112,16 @@ export const mockCommand: Command = {
     if (clock !== 'real' && clock !== 'frozen')
       throw new UsageError(`--clock must be real or frozen (got ${clock})`);
     const latency = latencyFlag(values['moderation-latency']);
+    const journalSize = integerFlag(
+      'journal-size',
+      values['journal-size'],
+      DEFAULT_JOURNAL_CAPACITY,
+      100_000,
+    );
+    if (journalSize < 1) throw new UsageError('--journal-size must be at least 1');
+    const choices = choiceFlag(values.choice);
+    if (latency !== undefined && choices !== undefined && choices.moderationTimings !== 'default')
+      throw new UsageError('--moderation-latency and --choice moderationTimings=... disagree; give one');
     const sdk = sdkInterceptorsFromFlags(values, (message) => new UsageError(message));
     // Validators compile at the first request to each operation (a few ms each), not here: compiling
     // them all would add ~80 ms to every start for operations a session may never call.
@@ -108,13 +142,19 @@ export const mockCommand: Command = {
       clock,
       rememberAnswers: values['no-answer-cache'] !== true,
       ...(latency === undefined ? {} : { moderation: { latency } }),
+      ...(choices === undefined ? {} : { choices }),
       interceptors: sdk.interceptors,
     } as const;
-    const persistent = await openPersistentState(values['state-file'], values.state, engineOptions);
+    // A persistent engine is built here, so the journal the server would install goes in with it.
+    const persistent = await openPersistentState(values['state-file'], values.state, {
+      ...engineOptions,
+      interceptors: [...engineOptions.interceptors, createJournal({ capacity: journalSize })],
+    });
     const mock = await startMockServer({
       port: integerFlag('port', values.port, 4010, 65_535),
       host: values.host ?? '127.0.0.1',
       ...(persistent === undefined ? engineOptions : { engine: persistent.engine }),
+      journal: { capacity: journalSize },
       agent: { sandbox: sandboxOptionsFromFlags(values) },
       // The REST API answers at once; the agent side loads at the first /mcp, /llms.txt or /agent/ request.
       agentLoad: 'first-request',
@@ -132,12 +172,17 @@ export const mockCommand: Command = {
         `  OpenAPI JSON : ${mock.url}/docs/json`,
         `  MCP (agents) : ${mock.url}/mcp (key as Authorization: Bearer <key> or X-API-Key)`,
         `  Agent docs   : ${mock.url}/llms.txt`,
+        `  Dashboard    : ${mock.url}/__mock/ in a browser (request journal of the last ${journalSize} exchanges)`,
         `  Admin API    : ${mock.url}/__mock/ (loopback${values['admin-token'] ? ' or X-Mock-Admin-Token' : ' only'})`,
         `  Violations   : ${mock.url}/__mock/violations; ${sdk.summary}`,
         ...(persistent === undefined
           ? []
           : [`  State        : ${persistent.summary}`, ...persistent.notes.map((n) => `  note: ${n}`)]),
-        `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}, ready in ${Math.round(performance.now() - started)} ms`,
+        `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}${describeChoices(
+          engine.options.choices,
+        )
+          .map((c) => `, choice ${c}`)
+          .join('')}, ready in ${Math.round(performance.now() - started)} ms`,
         '',
         `${dataPaths.length === 0 ? 'Seeded' : 'Loaded'} API keys (send as X-API-Key):`,
         formatTable(

@@ -1,5 +1,6 @@
-import { Pool } from 'undici';
+import { ClientUsageError } from './errors.ts';
 import { RateLimiter, RequestBudget } from './limits.ts';
+import { type FetchLike, fetchTransport, type Transport } from './transport.ts';
 import type { Auth, ClientResult, Exchange, Keys, QueryValue, RequestSpec } from './types.ts';
 
 export interface ClientOptions {
@@ -12,13 +13,18 @@ export interface ClientOptions {
   readonly maxRequests?: number;
   /** Per-request timeout in ms; default 15 000. */
   readonly timeoutMs?: number;
-  /** Keep-alive connections to the origin; default 8. */
-  readonly connections?: number;
+  /**
+   * The `fetch` to send with; default `globalThis.fetch`, read at each call (so MSW and test stubs
+   * intercept the client like any other code).
+   */
+  readonly fetch?: FetchLike;
+  /** Another transport altogether (the conformance runner's keep-alive pool); overrides `fetch`. */
+  readonly transport?: Transport;
 }
 
-/** State shared by every view of one client: the pool, the limiter, the budget, the sequence. */
+/** State shared by every view of one client: the transport, the limiter, the budget, the sequence. */
 interface Shared {
-  readonly pool: Pool;
+  readonly transport: Transport;
   readonly origin: string;
   readonly prefix: string;
   readonly keys: Keys;
@@ -44,14 +50,6 @@ export function buildPathAndQuery(path: string, query: RequestSpec['query']): st
   return qs === '' ? path : `${path}?${qs}`;
 }
 
-function headerRecord(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
-
 function parseJson(raw: string): { value: unknown; error?: string } {
   if (raw === '') return { value: undefined, error: 'empty body' };
   try {
@@ -61,13 +59,32 @@ function parseJson(raw: string): { value: unknown; error?: string } {
   }
 }
 
+/** The code of a failure without an HTTP answer: the system code (`ECONNREFUSED`) or the error name. */
+function networkCode(error: unknown): string {
+  const err = error as { code?: unknown; name?: unknown; cause?: { code?: unknown } };
+  if (typeof err.code === 'string') return err.code;
+  // fetch rejects with `TypeError: fetch failed` whose cause carries the system code.
+  if (typeof err.cause?.code === 'string') return err.cause.code;
+  return typeof err.name === 'string' ? err.name : 'NETWORK';
+}
+
+function networkMessage(error: unknown): string {
+  const err = error as { message?: unknown; cause?: { message?: unknown } };
+  const message = typeof err.message === 'string' ? err.message : String(error);
+  const cause = typeof err.cause?.message === 'string' ? err.cause.message : undefined;
+  return cause === undefined || message.includes(cause) ? message : `${message}: ${cause}`;
+}
+
 /**
- * A small HTTP client for the service on undici's keep-alive `Pool`. Every answer comes back as
- * data (`ClientResult`), including network failures; the raw text is kept next to the parsed JSON
- * so identity checks can look at the bytes. Every request is recorded without the key value.
+ * A small HTTP client for the service on the Fetch API (so MSW, browsers and Node intercept it
+ * alike). Every answer comes back as data (`ClientResult`), including network failures; the raw text
+ * is kept next to the parsed JSON so identity checks can look at the bytes. Every request is recorded
+ * without the key value. Rejects only on misuse (a `ClientUsageError`) or an exhausted budget.
  *
  * @example
  * ```ts
+ * import { ConformanceClient } from 'cca-kit/client';
+ *
  * const client = new ConformanceClient({ baseUrl: 'http://127.0.0.1:4010', keys: { read: process.env.CCA_READ_KEY } });
  * const res = await client.request({ method: 'GET', path: '/v0/action/list', query: { pageSize: 10 }, auth: 'read' });
  * if (res.ok) console.log(res.status, res.raw.length);
@@ -93,7 +110,7 @@ export class ConformanceClient {
     const url = new URL(options.baseUrl);
     this.#parent = undefined;
     this.#shared = {
-      pool: new Pool(url.origin, { connections: options.connections ?? 8, pipelining: 1 }),
+      transport: options.transport ?? fetchTransport(options.fetch),
       origin: url.origin,
       prefix: url.pathname.replace(/\/+$/, ''),
       keys: options.keys,
@@ -104,7 +121,7 @@ export class ConformanceClient {
     };
   }
 
-  /** A view sharing pool, limiter and budget, with its own request log (one per law). */
+  /** A view sharing transport, limiter and budget, with its own request log (one per law). */
   scoped(): ConformanceClient {
     return new ConformanceClient({ baseUrl: this.baseUrl, keys: {} }, { shared: this.#shared, parent: this });
   }
@@ -141,7 +158,12 @@ export class ConformanceClient {
     if (auth === 'none') return undefined;
     if (typeof auth === 'object') return auth.literal;
     const key = this.#shared.keys[auth];
-    if (key === undefined || key === '') throw new Error(`no key configured for role "${auth}"`);
+    if (key === undefined || key === '') {
+      throw new ClientUsageError(
+        'NO_KEY',
+        `no key configured for role "${auth}" (pass keys: { ${auth}: ... })`,
+      );
+    }
     return key;
   }
 
@@ -150,7 +172,10 @@ export class ConformanceClient {
     if (this.#parent !== undefined) this.#parent.#record(exchange);
   }
 
-  /** Sends one request. Throws only on misuse (missing key) or when the run budget is exhausted. */
+  /**
+   * Sends one request. Rejects only on misuse (`ClientUsageError`: no key for the role) or when the run
+   * budget is exhausted (`BudgetExhaustedError`); every answer, and every network failure, is data.
+   */
   async request<T = unknown>(spec: RequestSpec): Promise<ClientResult<T>> {
     const shared = this.#shared;
     const key = this.#keyValue(spec.auth);
@@ -175,40 +200,36 @@ export class ConformanceClient {
     await shared.limiter.acquire();
     const started = performance.now();
     try {
-      const res = await shared.pool.request({
-        method: spec.method as 'GET',
-        path: pathAndQuery,
+      const res = await shared.transport.send({
+        method: spec.method,
+        url: shared.origin + pathAndQuery,
         headers: key === undefined ? headers : { ...headers, 'x-api-key': key },
-        body: body ?? null,
+        body,
         signal: AbortSignal.timeout(spec.timeoutMs ?? shared.timeoutMs),
       });
-      const raw = await res.body.text();
-      exchange.status = res.statusCode;
+      const raw = res.text;
+      exchange.status = res.status;
       exchange.durationMs = performance.now() - started;
       const parsed = parseJson(raw);
       const common = {
         kind: 'http' as const,
-        status: res.statusCode,
+        status: res.status,
         raw,
-        headers: headerRecord(res.headers),
+        headers: res.headers,
         exchange,
         ...(parsed.error === undefined ? {} : { jsonError: parsed.error }),
       };
-      if (res.statusCode >= 200 && res.statusCode < 300)
-        return { ...common, ok: true, body: parsed.value as T };
+      if (res.status >= 200 && res.status < 300) return { ...common, ok: true, body: parsed.value as T };
       return { ...common, ok: false, error: parsed.value };
     } catch (error) {
       exchange.durationMs = performance.now() - started;
-      const err = error as { code?: unknown; name?: unknown; message?: unknown };
-      const code =
-        typeof err.code === 'string' ? err.code : typeof err.name === 'string' ? err.name : 'NETWORK';
-      const message = typeof err.message === 'string' ? err.message : String(error);
-      return { kind: 'network', ok: false, status: 0, error: { code, message }, raw: '', exchange };
+      const failure = { code: networkCode(error), message: networkMessage(error) };
+      return { kind: 'network', ok: false, status: 0, error: failure, raw: '', exchange };
     }
   }
 
-  /** Closes the keep-alive connections (no-op on scoped views). */
+  /** Closes the transport's keep-alive connections, if it holds any (no-op on scoped views). */
   async close(): Promise<void> {
-    if (this.#parent === undefined) await this.#shared.pool.close();
+    if (this.#parent === undefined) await this.#shared.transport.close?.();
   }
 }

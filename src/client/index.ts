@@ -1,6 +1,14 @@
 export type { ClientOptions } from './client.ts';
 export { buildPathAndQuery, ConformanceClient } from './client.ts';
+export { type ClientUsageCode, ClientUsageError, isClientUsageError } from './errors.ts';
 export { BudgetExhaustedError, isBudgetExhausted, RateLimiter, RequestBudget } from './limits.ts';
+export {
+  type FetchLike,
+  fetchTransport,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './transport.ts';
 export type { BodyOf, CallInput, PathOf, QueryOf, SuccessOf } from './typed.ts';
 export { ApiClient } from './typed.ts';
 export type {

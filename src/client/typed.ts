@@ -1,7 +1,8 @@
-import { getOperation } from '../contract/index.ts';
+import { operations as contractOperations } from '../contract/index.ts';
 import type { operations } from '../contract/types.generated.ts';
 import type { OperationId } from '../contract/types.ts';
 import type { ConformanceClient } from './client.ts';
+import { ClientUsageError } from './errors.ts';
 import type { Auth, ClientResult, QueryValue } from './types.ts';
 
 type Params<Op extends OperationId> = operations[Op]['parameters'];
@@ -41,6 +42,9 @@ export type CallInput<Op extends OperationId> = { readonly auth: Auth } & ([Path
  *
  * @example
  * ```ts
+ * import { ApiClient, ConformanceClient } from 'cca-kit/client';
+ *
+ * const baseUrl = 'http://127.0.0.1:4010';
  * const api = new ApiClient(new ConformanceClient({ baseUrl, keys: { read: process.env.CCA_READ_KEY } }));
  * const res = await api.call('listActions', { auth: 'read', query: { pageSize: 10, sortBy: 'updatedAt' } });
  * if (res.ok) for (const action of res.body.data) console.log(action.actionId); // actionId: string
@@ -49,14 +53,31 @@ export type CallInput<Op extends OperationId> = { readonly auth: Auth } & ([Path
 export class ApiClient {
   constructor(readonly client: ConformanceClient) {}
 
-  call<Op extends OperationId>(operationId: Op, input: CallInput<Op>): Promise<ClientResult<SuccessOf<Op>>> {
-    const op = getOperation(operationId);
+  /**
+   * Sends one operation. Async all the way: an unknown operationId or a missing path parameter is a
+   * rejected promise (`ClientUsageError`), never a synchronous throw.
+   */
+  async call<Op extends OperationId>(
+    operationId: Op,
+    input: CallInput<Op>,
+  ): Promise<ClientResult<SuccessOf<Op>>> {
+    const op = contractOperations.get(operationId);
+    if (op === undefined) {
+      throw new ClientUsageError('UNKNOWN_OPERATION', `unknown operationId ${JSON.stringify(operationId)}`);
+    }
     const path = input.path as Readonly<Record<string, string>> | undefined;
-    const url = op.pathTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-      const value = path?.[name];
-      if (value === undefined) throw new TypeError(`${operationId}: missing path parameter ${name}`);
-      return encodeURIComponent(value);
-    });
+    const missing = [...op.pathTemplate.matchAll(/\{([^}]+)\}/g)]
+      .map((m) => m[1] ?? '')
+      .filter((name) => typeof path?.[name] !== 'string');
+    if (missing.length > 0) {
+      throw new ClientUsageError(
+        'MISSING_PATH_PARAMETER',
+        `${operationId}: missing path parameter ${missing.join(', ')} (a string)`,
+      );
+    }
+    const url = op.pathTemplate.replace(/\{([^}]+)\}/g, (_m, name: string) =>
+      encodeURIComponent(path?.[name] ?? ''),
+    );
     return this.client.request<SuccessOf<Op>>({
       method: op.method,
       path: url,

@@ -42,7 +42,8 @@ export const KEY_ROLES: readonly KeyRole[] = [
  */
 export const REQUIRED_KEY_ROLES: readonly KeyRole[] = ['read', 'write', 'ingest'];
 
-export type Keys = Partial<Record<KeyRole, string>>;
+/** Key values by role; a role left out, `undefined` or `''` has no key (so `process.env.X` can be passed as is). */
+export type Keys = Partial<Record<KeyRole, string | undefined>>;
 
 /**
  * How a request authenticates: a configured key by role, a literal value (only for deliberately

@@ -30,16 +30,12 @@ export function parseBaseline(text: string): Baseline {
 /** The baseline that accepts every failure of a report (`--update-baseline`). */
 export function baselineFrom(report: ConformanceReport): Baseline {
   const failures = report.laws.flatMap((law) =>
-    law.outcome.kind === 'failed'
-      ? [
-          {
-            ruleId: law.outcome.ruleId,
-            fingerprint: law.outcome.fingerprint,
-            lawId: law.lawId,
-            message: law.outcome.message,
-          },
-        ]
-      : [],
+    law.failures.map((f) => ({
+      ruleId: f.ruleId,
+      fingerprint: f.fingerprint,
+      lawId: law.lawId,
+      message: f.message,
+    })),
   );
   return { version: 1, failures };
 }

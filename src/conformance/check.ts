@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fc from 'fast-check';
 import { isBudgetExhausted } from '../client/limits.ts';
 import type { Exchange } from '../client/types.ts';
@@ -23,8 +24,56 @@ export class Violation extends Error {
   }
 }
 
-/** Throws a `Violation`. */
+/**
+ * Thrown inside a re-run (see `withRulesAlreadyFailed`) when a law keeps tripping over a rule already
+ * recorded as failed for too long: the law cannot go on past that failure, so the rest of its rules
+ * are charged as not run, blocked by it.
+ */
+export class BlockedByFailure extends Error {
+  override readonly name = 'BlockedByFailure';
+  constructor(readonly ruleId: string) {
+    super(`cannot go on past the failure of ${ruleId}`);
+  }
+}
+
+/** The rules already recorded as failed in the current re-run of a law, and its bounds. */
+interface Tolerance {
+  readonly failed: ReadonlySet<string>;
+  readonly deadline: number;
+  hits: number;
+}
+
+/** At most this many tolerated violations per re-run: a law looping on one stops instead. */
+const MAX_TOLERATED = 500;
+
+const tolerance = new AsyncLocalStorage<Tolerance>();
+
+/**
+ * Runs `body` (a re-run of a law) with `failed` recorded as failed: `violate` for one of them returns
+ * instead of throwing, so the law goes on to check its other rules. Past `budgetMs`, or after too
+ * many tolerated violations, `violate` throws `BlockedByFailure` instead (a law that loops or polls
+ * until a condition that failed would otherwise never end).
+ */
+export function withRulesAlreadyFailed<T>(
+  failed: ReadonlySet<string>,
+  budgetMs: number,
+  body: () => Promise<T>,
+): Promise<T> {
+  return tolerance.run({ failed, deadline: performance.now() + budgetMs, hits: 0 }, body);
+}
+
+/**
+ * Throws a `Violation`. Inside a re-run where `ruleId` is already recorded as failed, returns instead
+ * (the caller's later assertions then check the law's other rules; anything that crashes because of
+ * it charges them as not run).
+ */
 export function violate(ruleId: string, code: string, message: string, counterexample?: unknown): never {
+  const store = tolerance.getStore();
+  if (store?.failed.has(ruleId) === true) {
+    store.hits += 1;
+    if (store.hits > MAX_TOLERATED || performance.now() > store.deadline) throw new BlockedByFailure(ruleId);
+    return undefined as never;
+  }
   throw new Violation(ruleId, code, message, counterexample);
 }
 
@@ -73,6 +122,7 @@ function failedFrom(
   return {
     kind: 'failed',
     ruleId,
+    ...(v.code.startsWith('error:') ? { crashed: true } : {}),
     section: ctx.section(ruleId),
     message: v.message,
     counterexample: jsonSafe(v.counterexample ?? fallback),

@@ -20,20 +20,51 @@ export {
   renderConsoleReport,
   renderJsonReport,
   renderJunitReport,
+  renderMarkdownReport,
 } from '../reporters/index.ts';
 export { baselineFrom, fingerprintOf, isKnown, parseBaseline } from './baseline.ts';
-export { jsonSafe, type PropertyOptions, runExamples, runProperty, Violation, violate } from './check.ts';
+export {
+  BlockedByFailure,
+  jsonSafe,
+  type PropertyOptions,
+  runExamples,
+  runProperty,
+  Violation,
+  violate,
+  withRulesAlreadyFailed,
+} from './check.ts';
 export type { Law, LawContext, LawNeeds } from './law.ts';
 export type { Baseline, ConformanceOptions, NormalizedOptions, Target } from './options.ts';
 export { isLoopback, newRunId, normalizeOptions } from './options.ts';
-export type { CheckOutcome, Failed, LawResult, NotRun, Passed, RuleResult, RuleStatus } from './outcome.ts';
-export type { ConformanceReport, ProgressEvent, Tally } from './report.ts';
+export type {
+  Blocked,
+  CheckOutcome,
+  Failed,
+  LawFailure,
+  LawResult,
+  NotRun,
+  Passed,
+  RuleResult,
+  RuleStatus,
+} from './outcome.ts';
+export { AGENT_GROUP, preflight, preflightKeys, probeMcp, type RefusedKey } from './preflight.ts';
+export type {
+  ConformanceReport,
+  GroupNotChecked,
+  NotRunGroup,
+  ProgressEvent,
+  Tally,
+  Verdict,
+} from './report.ts';
 export { shellQuote, toCurl, toCurlSequence } from './repro.ts';
 export {
   aggregateRules,
   type CatalogRule,
   defaultDeps,
+  MOCK_ONLY_REASON,
+  notRunSummary,
   type RunnerDeps,
   runConformance,
+  runLawAlone,
   selects,
 } from './runner.ts';

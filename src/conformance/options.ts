@@ -33,6 +33,10 @@ export interface ConformanceOptions {
    * `not-checked` (default false: a run that checked less than asked is not a pass).
    */
   readonly allowNotRun?: boolean;
+  /** A failure of a `should` rule fails the run too (default false: it is a warning). */
+  readonly strict?: boolean;
+  /** Below this percentage of checkable rules checked, the verdict is `not-checked` (0..100). */
+  readonly minCoverage?: number;
   /** Requests per second across the run (default 0: unlimited for loopback, 20 otherwise). */
   readonly maxRps?: number;
   /** Total requests the run may send (default 20 000). */
@@ -69,6 +73,8 @@ export interface NormalizedOptions {
   readonly skip: readonly string[];
   readonly allowWrites: boolean;
   readonly allowNotRun: boolean;
+  readonly strict: boolean;
+  readonly minCoverage: number | undefined;
   readonly maxRps: number;
   readonly maxRequests: number;
   readonly moderationTimeoutMs: number;
@@ -114,6 +120,9 @@ export function normalizeOptions(options: ConformanceOptions): NormalizedOptions
     throw new RangeError(`runId must match [a-z0-9-]{1,24}, got ${runId}`);
   const maxRps = options.maxRps ?? (loopback ? 0 : 20);
   if (!(maxRps >= 0)) throw new RangeError(`maxRps must be >= 0, got ${maxRps}`);
+  const minCoverage = options.minCoverage;
+  if (minCoverage !== undefined && !(minCoverage >= 0 && minCoverage <= 100))
+    throw new RangeError(`minCoverage must be a percentage from 0 to 100, got ${minCoverage}`);
   const baseUrl = url.toString().replace(/\/+$/, '');
   const mcpUrl = options.target.mcpUrl ?? `${baseUrl}/mcp`;
   if (!URL.canParse(mcpUrl) || !/^https?:$/.test(new URL(mcpUrl).protocol))
@@ -132,6 +141,8 @@ export function normalizeOptions(options: ConformanceOptions): NormalizedOptions
     skip: options.skip ?? [],
     allowWrites: options.allowWrites ?? loopback,
     allowNotRun: options.allowNotRun ?? false,
+    strict: options.strict ?? false,
+    minCoverage,
     maxRps,
     maxRequests: positiveInt('maxRequests', options.maxRequests ?? 20_000),
     moderationTimeoutMs: positiveInt('moderationTimeoutMs', options.moderationTimeoutMs ?? 60_000),

@@ -3,14 +3,24 @@ import { ConformanceClient } from '../client/client.ts';
 import { KEY_ENV, REQUIRED_KEY_ROLES } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { contract } from '../contract/index.ts';
-import { rules as catalogRules } from '../contract/rules.ts';
+import { rules as catalogRules, levelOf, type RuleLevel, ruleLevels } from '../contract/rules.ts';
 import { isKnown } from './baseline.ts';
-import { outcomeOfError } from './check.ts';
+import { outcomeOfError, withRulesAlreadyFailed } from './check.ts';
 import type { Law, LawContext } from './law.ts';
 import type { ConformanceOptions, NormalizedOptions } from './options.ts';
 import { normalizeOptions } from './options.ts';
-import type { CheckOutcome, Failed, LawResult, RuleResult, RuleStatus } from './outcome.ts';
-import type { ConformanceReport, Tally, Verdict } from './report.ts';
+import type {
+  Blocked,
+  CheckOutcome,
+  Failed,
+  LawFailure,
+  LawResult,
+  RuleResult,
+  RuleStatus,
+} from './outcome.ts';
+import { AGENT_GROUP, probeMcp, stillAnswers } from './preflight.ts';
+import type { ConformanceReport, GroupNotChecked, NotRunGroup, Tally, Verdict } from './report.ts';
+import { poolTransport } from './transport.ts';
 
 /** The fields of a catalog rule the runner uses. */
 export interface CatalogRule {
@@ -60,12 +70,78 @@ function missingRequired(law: Law, client: ConformanceClient): string[] {
     .map((role) => KEY_ENV[role]);
 }
 
-async function runLaw(law: Law, ctx: LawContext): Promise<CheckOutcome> {
+/** A law's conclusion after each of its rules had its chance: every failure, and what was blocked. */
+interface LawRun {
+  readonly outcome: CheckOutcome;
+  readonly failures: readonly Failed[];
+  readonly blocked?: Blocked;
+}
+
+async function attempt(law: Law, ctx: LawContext): Promise<CheckOutcome> {
   try {
     return await law.run(ctx);
   } catch (error) {
     return outcomeOfError(ctx, error);
   }
+}
+
+/**
+ * Runs a law so that each of its rules stands alone: after a failure of rule R, the law runs again
+ * with R recorded as failed (`violate(R, ...)` then returns instead of throwing), until it passes, or
+ * fails on a rule not seen yet (recorded, and again), or cannot go on past a recorded failure (a
+ * crash, or the same rule thrown again): its remaining rules are then charged as not run, blocked.
+ */
+export async function runLawAlone(
+  law: Law,
+  ctx: LawContext,
+  stop: () => string | undefined = () => undefined,
+): Promise<LawRun> {
+  const failures: Failed[] = [];
+  const t0 = performance.now();
+  let outcome = await attempt(law, ctx);
+  for (;;) {
+    if (outcome.kind !== 'failed') break;
+    const failedNow = outcome;
+    const repeated = failures.some((f) => f.ruleId === failedNow.ruleId);
+    const rerun = failures.length > 0;
+    if (!(rerun && (outcome.crashed === true || repeated))) failures.push(outcome);
+    const first = failures[0];
+    const stopped = outcome.crashed === true || repeated ? outcome : undefined;
+    const halted = stop();
+    if (stopped !== undefined || halted !== undefined || failures.length > law.ruleIds.length + 4) {
+      const failedIds = new Set(failures.map((f) => f.ruleId));
+      const rest = law.ruleIds.filter((id) => !failedIds.has(id));
+      const by = rerun ? (failures.at(-1)?.ruleId ?? first?.ruleId ?? '?') : (first?.ruleId ?? '?');
+      const reason =
+        halted !== undefined
+          ? halted
+          : stopped?.crashed === true && !rerun
+            ? `blocked: the law crashed (${stopped.message})`
+            : `blocked by the failure of ${by}: the law cannot go on past it`;
+      return {
+        outcome: first ?? outcome,
+        failures,
+        ...(rest.length > 0 ? { blocked: { ruleIds: rest, reason } } : {}),
+      };
+    }
+    // Each re-run may take a few times what the first run took before a tolerated failure blocks it.
+    const budgetMs = Math.max(10_000, 3 * (performance.now() - t0));
+    const failed = new Set(failures.map((f) => f.ruleId));
+    outcome = await withRulesAlreadyFailed(failed, budgetMs, () => attempt(law, ctx));
+  }
+  const first = failures[0];
+  if (first === undefined) return { outcome, failures };
+  if (outcome.kind === 'not-run') {
+    // The re-run could not run (budget, precondition): the rules not yet failed were not checked.
+    const failedIds = new Set(failures.map((f) => f.ruleId));
+    const rest = law.ruleIds.filter((id) => !failedIds.has(id));
+    return {
+      outcome: first,
+      failures,
+      ...(rest.length > 0 ? { blocked: { ruleIds: rest, reason: outcome.reason } } : {}),
+    };
+  }
+  return { outcome: first, failures };
 }
 
 function tally(statuses: readonly (CheckOutcome['kind'] | 'known')[]): Tally {
@@ -77,55 +153,81 @@ function tally(statuses: readonly (CheckOutcome['kind'] | 'known')[]): Tally {
   };
 }
 
+/** The reason a mock-only rule is not judged on a live target. */
+export const MOCK_ONLY_REASON = 'mock-only rule: checked by the mock tests, not judged on a live target';
+
+/**
+ * A rule's level: from the audit (contract/audit.json); for a rule the audit does not know (a test's
+ * own catalog), `mock-only` when its check is, else `must`.
+ */
+export function levelIn(catalog: readonly CatalogRule[]): (id: string) => RuleLevel {
+  return (id) => {
+    if (ruleLevels.has(id)) return levelOf(id);
+    return catalog.find((r) => r.id === id)?.check === 'mock-only' ? 'mock-only' : 'must';
+  };
+}
+
 /** Folds law results into one result per catalog rule (plus any rule a law names that is not in it). */
-export function aggregateRules(laws: readonly LawResult[], catalog: readonly CatalogRule[]): RuleResult[] {
+export function aggregateRules(
+  laws: readonly LawResult[],
+  catalog: readonly CatalogRule[],
+  levelOfRule: (id: string) => RuleLevel = levelIn(catalog),
+): RuleResult[] {
   const ids = [...catalog.map((r) => r.id)];
+  const seen = new Set(ids);
   for (const law of laws) {
-    for (const id of law.ruleIds) if (!ids.includes(id)) ids.push(id);
-    if (law.outcome.kind === 'failed' && !ids.includes(law.outcome.ruleId)) ids.push(law.outcome.ruleId);
+    for (const id of [...law.ruleIds, ...law.failures.map((f) => f.ruleId)])
+      if (!seen.has(id)) {
+        seen.add(id);
+        ids.push(id);
+      }
   }
   return ids.map((id) => {
     const rule = catalog.find((r) => r.id === id);
-    const touching = laws.filter(
-      (l) => l.ruleIds.includes(id) || (l.outcome.kind === 'failed' && l.outcome.ruleId === id),
-    );
-    const failures: Failed[] = [];
+    const level = levelOfRule(id);
+    const touching = laws.filter((l) => l.ruleIds.includes(id) || l.failures.some((f) => f.ruleId === id));
+    const failures: LawFailure[] = [];
     const reasons: string[] = [];
     let passed = false;
     let checks = 0;
     let newFailure = false;
+    let durationMs = 0;
     for (const law of touching) {
-      const o = law.outcome;
-      if (o.kind === 'passed') {
+      durationMs += law.durationMs / Math.max(1, law.ruleIds.length);
+      const own = law.failures.filter((f) => f.ruleId === id);
+      if (own.length > 0) {
+        failures.push(...own);
+        if (own.some((f) => !f.known)) newFailure = true;
+      } else if (law.blocked?.ruleIds.includes(id) === true) {
+        reasons.push(`${law.lawId}: ${law.blocked.reason}`);
+      } else if (law.outcome.kind === 'not-run') {
+        reasons.push(`${law.lawId}: ${law.outcome.reason}`);
+      } else {
         passed = true;
-        checks += o.checks;
-      } else if (o.kind === 'failed' && o.ruleId === id) {
-        failures.push(o);
-        if (!law.known) newFailure = true;
-      } else if (o.kind === 'failed') {
-        reasons.push(`law ${law.lawId} stopped at a failure of ${o.ruleId}`);
-      } else if (o.kind === 'not-run') {
-        reasons.push(`${law.lawId}: ${o.reason}`);
+        checks += law.outcome.kind === 'passed' ? law.outcome.checks : 0;
       }
     }
     let status: RuleStatus;
     if (newFailure) status = 'failed';
     else if (failures.length > 0) status = 'known-failure';
-    else if (passed) status = 'passed';
+    else if (level === 'mock-only') {
+      status = 'not-covered';
+      reasons.length = 0;
+      reasons.push(MOCK_ONLY_REASON);
+    } else if (passed) status = 'passed';
     else if (touching.length > 0) status = 'not-run';
     else {
       status = 'not-covered';
-      reasons.push(
-        rule?.check === 'mock-only'
-          ? 'mock-only rule: checked by the mock tests, not observable on a deployment'
-          : 'no law checks this rule yet',
-      );
+      reasons.push(rule?.check === 'mock-only' ? MOCK_ONLY_REASON : 'no law checks this rule yet');
     }
     return {
       ruleId: id,
       title: rule?.title ?? '(not in the rules catalog)',
       section: rule?.section ?? '?',
       kind: rule?.check ?? 'unknown',
+      level,
+      group: touching[0]?.group ?? 'catalog',
+      durationMs,
       status,
       lawIds: touching.map((l) => l.lawId),
       checks,
@@ -134,6 +236,23 @@ export function aggregateRules(laws: readonly LawResult[], catalog: readonly Cat
     };
   });
 }
+
+/** The rules not run, grouped by why (reasons shortened to their cause, without the law id). */
+export function notRunSummary(rules: readonly RuleResult[]): NotRunGroup[] {
+  const groups = new Map<string, string[]>();
+  for (const rule of rules) {
+    if (rule.status !== 'not-run') continue;
+    const causes = new Set(rule.reasons.map((r) => r.replace(/^[a-z0-9-]+\.[\w.-]+: /, '')));
+    const cause = [...causes][0] ?? 'not run';
+    groups.set(cause, [...(groups.get(cause) ?? []), rule.ruleId]);
+  }
+  return [...groups]
+    .map(([reason, ruleIds]) => ({ reason, ruleIds }))
+    .sort((a, b) => b.ruleIds.length - a.ruleIds.length);
+}
+
+/** A law's rules, or the rules it names that a write needs: was it left out for want of writes? */
+const WRITES_OFF = 'creates objects: needs --allow-writes';
 
 /**
  * Runs the conformance laws against a target and returns the report. Laws run one after another
@@ -156,6 +275,7 @@ export async function runConformance(
   const t0 = performance.now();
   const client = new ConformanceClient({
     baseUrl: opts.target.baseUrl,
+    transport: poolTransport(opts.target.baseUrl),
     keys: opts.target.keys,
     maxRps: opts.maxRps,
     maxRequests: opts.maxRequests,
@@ -164,6 +284,7 @@ export async function runConformance(
   // The agent interface may live on another origin (--mcp-url): a client of its own, same manners.
   const mcpClient = new ConformanceClient({
     baseUrl: new URL(opts.target.mcpUrl).origin,
+    transport: poolTransport(opts.target.mcpUrl),
     keys: opts.target.keys,
     maxRps: opts.maxRps,
     maxRequests: opts.maxRequests,
@@ -186,6 +307,8 @@ export async function runConformance(
   const results: LawResult[] = [];
   const missingKeys = new Set<string>();
   const laws = deps.laws;
+  const groupsNotChecked: GroupNotChecked[] = [];
+  let stoppedAnswering: string | undefined;
   opts.onProgress({
     type: 'start',
     total: laws.length,
@@ -194,6 +317,12 @@ export async function runConformance(
     baseUrl: opts.target.baseUrl,
   });
   try {
+    // The agent interface is probed once: without it, its laws are one line, not one crash each.
+    const wantsAgent = laws.some((law) => law.group === AGENT_GROUP && excluded(law, opts) === undefined);
+    const mcpAbsent = wantsAgent
+      ? await probeMcp({ url: opts.target.mcpUrl, client: mcpClient.scoped() }, opts.target.keys)
+      : undefined;
+    if (mcpAbsent !== undefined) groupsNotChecked.push({ group: AGENT_GROUP, reason: mcpAbsent });
     for (const [index, law] of laws.entries()) {
       opts.onProgress({ type: 'law-start', index, total: laws.length, lawId: law.id, group: law.group });
       const lawStart = performance.now();
@@ -201,6 +330,8 @@ export async function runConformance(
       const mcpView = mcpClient.scoped();
       const reason =
         excluded(law, opts) ??
+        (stoppedAnswering === undefined ? undefined : 'not run: the target stopped answering') ??
+        (law.group === AGENT_GROUP && mcpAbsent !== undefined ? mcpAbsent : undefined) ??
         missingNeeds(law, opts, client) ??
         (client.requestsRemaining === 0 ? `request budget of ${opts.maxRequests} exhausted` : undefined) ??
         (opts.signal?.aborted === true ? 'run interrupted' : undefined);
@@ -222,20 +353,43 @@ export async function runConformance(
         memo,
         unique: (label = 'x') => `${prefix}${label}-${++counter}`,
       };
-      if (reason !== undefined && excluded(law, opts) === undefined)
+      if (reason !== undefined && excluded(law, opts) === undefined && stoppedAnswering === undefined)
         for (const name of missingRequired(law, client)) missingKeys.add(name);
-      const outcome: CheckOutcome =
-        reason === undefined ? await runLaw(law, ctx) : { kind: 'not-run', ruleIds: law.ruleIds, reason };
-      const known = outcome.kind === 'failed' && isKnown(opts.baseline, outcome.ruleId, outcome.fingerprint);
+      const run: LawRun =
+        reason === undefined
+          ? await runLawAlone(law, ctx, () =>
+              opts.signal?.aborted === true
+                ? 'not run: the run was interrupted'
+                : client.requestsRemaining === 0
+                  ? `not run: request budget of ${opts.maxRequests} exhausted`
+                  : undefined,
+            )
+          : { outcome: { kind: 'not-run', ruleIds: law.ruleIds, reason }, failures: [] };
+      // A request that got no answer: is the target still there? If not, the run ends here.
+      const silent = [...view.log, ...mcpView.log].some((x) => x.status === undefined);
+      if (
+        reason === undefined &&
+        silent &&
+        !(await stillAnswers(opts.target.baseUrl, opts.requestTimeoutMs))
+      ) {
+        stoppedAnswering = `${opts.target.baseUrl} stopped answering during law ${law.id} (law ${index + 1} of ${laws.length})`;
+      }
+      const failures: LawFailure[] = run.failures.map((f) => ({
+        ...f,
+        known: isKnown(opts.baseline, f.ruleId, f.fingerprint),
+        level: levelIn(deps.rules)(f.ruleId),
+      }));
       const result: LawResult = {
         lawId: law.id,
         group: law.group,
         title: law.title,
         ruleIds: law.ruleIds,
-        outcome,
+        outcome: run.outcome,
+        failures,
+        ...(run.blocked === undefined ? {} : { blocked: run.blocked }),
         durationMs: performance.now() - lawStart,
         requests: view.log.length + mcpView.log.length,
-        known,
+        known: failures.length > 0 && failures.every((f) => f.known),
       };
       results.push(result);
       opts.onProgress({ type: 'law-end', index, total: laws.length, result });
@@ -244,20 +398,43 @@ export async function runConformance(
     await client.close();
     await mcpClient.close();
   }
-  const rules = aggregateRules(results, deps.rules);
+  const levelOfRule = levelIn(deps.rules);
+  const rules = aggregateRules(results, deps.rules, levelOfRule);
   const count = (status: RuleStatus): number => rules.filter((r) => r.status === status).length;
+  // A failure counts against the run when it is new and its rule is must (or should, under --strict).
+  const counts = (r: RuleResult): boolean => r.level === 'must' || (opts.strict && r.level === 'should');
+  const failing = rules.filter((r) => r.status === 'failed' && counts(r));
+  const warnings = rules.filter((r) => r.status === 'failed' && !counts(r));
   const ruleTally = {
     passed: count('passed'),
-    failed: count('failed'),
+    failed: failing.length,
+    warnings: warnings.length,
     knownFailures: count('known-failure'),
     notRun: count('not-run'),
     notCovered: count('not-covered'),
   };
-  const ok = results.every((r) => r.outcome.kind !== 'failed' || r.known);
-  const notChecked = opts.allowNotRun ? [] : [...missingKeys];
-  const verdict: Verdict = !ok ? 'not-conformant' : notChecked.length > 0 ? 'not-checked' : 'conformant';
   const checkedStatuses: readonly RuleStatus[] = ['passed', 'failed', 'known-failure'];
-  const checkable = new Set(deps.rules.filter((r) => r.check !== 'mock-only').map((r) => r.id));
+  const checkable = new Set(deps.rules.filter((r) => levelOfRule(r.id) !== 'mock-only').map((r) => r.id));
+  const checked = rules.filter((r) => checkable.has(r.ruleId) && checkedStatuses.includes(r.status)).length;
+  const percent = checkable.size === 0 ? 100 : (checked / checkable.size) * 100;
+  const notRun = notRunSummary(rules);
+  const writeRulesNotRun = rules.filter(
+    (r) => r.status === 'not-run' && r.reasons.some((reason) => reason.endsWith(WRITES_OFF)),
+  ).length;
+  const ok = failing.length === 0;
+  const notChecked = opts.allowNotRun ? [] : [...missingKeys];
+  const shortOfCoverage =
+    opts.minCoverage !== undefined && percent < opts.minCoverage
+      ? `coverage ${Math.floor(percent)} % is below --min-coverage ${opts.minCoverage} %`
+      : undefined;
+  const verdict: Verdict =
+    stoppedAnswering !== undefined
+      ? 'unreachable'
+      : !ok
+        ? 'not-conformant'
+        : notChecked.length > 0 || groupsNotChecked.length > 0 || shortOfCoverage !== undefined
+          ? 'not-checked'
+          : 'conformant';
   const report: ConformanceReport = {
     tool: 'cca-kit conform',
     runId: opts.runId,
@@ -265,6 +442,7 @@ export async function runConformance(
     runs: opts.runs,
     baseUrl: opts.target.baseUrl,
     allowWrites: opts.allowWrites,
+    strict: opts.strict,
     startedAt: new Date(started).toISOString(),
     durationMs: performance.now() - t0,
     requests: client.requestsUsed + mcpClient.requestsUsed,
@@ -276,10 +454,16 @@ export async function runConformance(
       rules: ruleTally,
     },
     coverage: {
-      checked: rules.filter((r) => checkable.has(r.ruleId) && checkedStatuses.includes(r.status)).length,
+      checked,
       checkable: checkable.size,
+      ...(opts.minCoverage === undefined ? {} : { minimum: opts.minCoverage }),
     },
+    notRun,
+    writeRulesNotRun,
     missingKeys: notChecked,
+    groupsNotChecked,
+    ...(shortOfCoverage === undefined ? {} : { shortOfCoverage }),
+    ...(stoppedAnswering === undefined ? {} : { stoppedAnswering }),
     verdict,
     ok,
   };

@@ -4,10 +4,11 @@
  * bundle). The mock engine and the conformance suite both validate through here and nowhere else.
  *
  * @example
- * import { matchOperation, validateRequest, validateResponse } from 'cca-kit/contract';
+ * ```ts
+ * import { isOperationId, matchOperation, validateRequest, validateResponse } from 'cca-kit/contract';
  *
  * const match = matchOperation('GET', '/v0/action/list');
- * if (match.kind === 'match') {
+ * if (match.kind === 'match' && isOperationId(match.operation.operationId)) {
  *   const result = validateRequest(match.operation.operationId, {
  *     pathParams: match.pathParams,
  *     query: new URLSearchParams('pageSize=501'),
@@ -16,15 +17,18 @@
  *   });
  *   // result.ok === false; result.issues[0].message ===
  *   //   'query parameter pageSize must be <= 500 (got 501)'
+ *   if (!result.ok) console.log(result.issues[0]?.message);
  * }
- * validateResponse('listActions', 200, await response.json()); // { ok: true } or { ok: false, issues }
+ * const body: unknown = { data: [], totalRecords: 0, currentPage: 1, pageSize: 50, totalPages: 0 };
+ * console.log(validateResponse('listActions', 200, body)); // { ok: true } or { ok: false, issues }
+ * ```
  */
 import { type Contract, createContract } from './contract.ts';
 import type { IssueLocation } from './issues.ts';
 import { contractDocument } from './load.ts';
 import type { Operation, RouteMatch } from './operations.ts';
 import { precompiledValidators } from './precompiled.ts';
-import type { components, OperationId, SchemaName } from './types.ts';
+import { type components, OPERATION_IDS, type OperationId, type SchemaName } from './types.ts';
 import type { RequestInput, RequestValidation, ValidateRequestOptions, Validation } from './validators.ts';
 
 export type { Contract } from './contract.ts';
@@ -57,6 +61,16 @@ export const contract: Contract = createContract(contractDocument, { precompiled
 
 /** Every operation of the contract by operationId. */
 export const operations: ReadonlyMap<string, Operation> = contract.operations;
+
+const OPERATION_ID_SET: ReadonlySet<string> = new Set(OPERATION_IDS);
+
+/**
+ * True when `id` is an operationId of the contract: narrows the `string` of a routed operation
+ * (`matchOperation(...).operation.operationId`) to `OperationId` for the typed functions.
+ */
+export function isOperationId(id: string): id is OperationId {
+  return OPERATION_ID_SET.has(id);
+}
 
 /** The operation for an id of the contract. */
 export function getOperation(operationId: OperationId): Operation {

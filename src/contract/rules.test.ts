@@ -66,6 +66,7 @@ const GROUPS = new Set([
   'VOLUME',
   'SENT',
   'ENG',
+  'ANALYTICS',
   'SEARCH',
   'MOD',
   'ING',
@@ -75,6 +76,7 @@ const GROUPS = new Set([
   'VER',
   'DOCS',
   'MOCK',
+  'LEFT',
 ]);
 
 function specHeadingNumbers(markdown: string): Set<string> {

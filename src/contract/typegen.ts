@@ -27,6 +27,9 @@ export async function generateTypes(document: OpenAPIV3_1.Document = contractDoc
   // openapi-typescript's input type is its own OpenAPI3 interface; the document is the same JSON.
   const ast = await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0], {
     alphabetize: false,
+    // A default makes a field optional, not required: the spec's "optional, default en" (2.7) is
+    // optional for whoever builds a request, and a response may omit it too.
+    defaultNonNullable: false,
   });
   const names = Object.keys(document.components?.schemas ?? {});
   const aliases = names

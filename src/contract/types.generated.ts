@@ -928,7 +928,7 @@ export interface components {
              * @description Language, default en.
              * @default en
              */
-            language: string;
+            language?: string;
             /** @description Retained with the submission. */
             providerMetadata?: Record<string, never>;
             /** @description Landing page URL, or null. */
@@ -1001,7 +1001,7 @@ export interface components {
             /** @enum {string} */
             confidence: "low" | "medium" | "high";
             /** @default null */
-            title: string | null;
+            title?: string | null;
             reason: string;
             hits: components["schemas"]["ModerationHit"][];
             advertiserAssessment: components["schemas"]["ModerationAssessment"];
@@ -1010,11 +1010,11 @@ export interface components {
              * @default model
              * @enum {string}
              */
-            decisionSource: "model" | "fail_closed";
+            decisionSource?: "model" | "fail_closed";
             /** @default null */
-            failureCode: string | null;
+            failureCode?: string | null;
             /** @default null */
-            failureMessage: string | null;
+            failureMessage?: string | null;
         };
         /** @description Idempotency of a submission: replayed is true for an exact resubmission. */
         ModerationIdempotency: {

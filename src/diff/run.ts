@@ -71,6 +71,8 @@ export interface DiffRun {
   readonly skipped: readonly string[];
   /** Answers 401 or 403, per side: a run where one side refused every request compared nothing. */
   readonly refused: { readonly mock: number; readonly live: number };
+  /** Requests that got no HTTP answer at all (refused connection, reset, time-out), per side. */
+  readonly unanswered: { readonly mock: number; readonly live: number };
   /** Writes: whether they were allowed, the prefix of what they created, how many went to each side. */
   readonly writes: {
     readonly allowed: boolean;
@@ -437,6 +439,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffRun> {
   let sent = 0;
   let writesSent = 0;
   const refused = { mock: 0, live: 0 };
+  const unanswered = { mock: 0, live: 0 };
   const allowed = options.allowWrites === true;
   const prefix = options.prefix ?? 'cca-conform-diff-';
   try {
@@ -458,6 +461,8 @@ export async function runDiff(options: DiffOptions): Promise<DiffRun> {
       sent += 1;
       if (mock.status === 401 || mock.status === 403) refused.mock += 1;
       if (live.status === 401 || live.status === 403) refused.live += 1;
+      if (mock.status === 0) unanswered.mock += 1;
+      if (live.status === 0 || again.status === 0) unanswered.live += 1;
       if (request.query.length === 0 && !lists.has(request.operationId))
         lists.set(request.operationId, { mock: mock.body, live: live.body });
       comparison.compare({
@@ -492,6 +497,7 @@ export async function runDiff(options: DiffOptions): Promise<DiffRun> {
     volatile: comparison.volatile,
     skipped,
     refused,
+    unanswered,
     writes: { allowed, ...(allowed ? { prefix } : {}), sent: writesSent, notSent },
   };
 }

@@ -13,9 +13,12 @@ async function currentField(
 ): Promise<{ fieldName: string; value: unknown } | undefined> {
   const res = await call(ctx, 'getCustomFields', { auth: 'read', path: { actionId } });
   if (!res.ok) return undefined;
-  const field = arr(obj(res.body)['fields']).map(obj)[0];
+  // A field holding a value: writing it back changes nothing, and no null is ever written.
+  const field = arr(obj(res.body)['fields'])
+    .map(obj)
+    .find((f) => f['value'] !== null && f['value'] !== undefined);
   const fieldName = str(field?.['fieldName']);
-  return fieldName === undefined ? undefined : { fieldName, value: field?.['value'] ?? null };
+  return fieldName === undefined ? undefined : { fieldName, value: field?.['value'] };
 }
 
 /** A request for `operationId` that is well-formed apart from the key: real ids when known, valid bodies. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
+import type { CheckOutcome } from '../../src/conformance/outcome.ts';
 import { sampleActionIds } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
@@ -63,25 +64,124 @@ export async function readFields(ctx: LawContext, actionId: string): Promise<rea
     }));
 }
 
-/** Writable fields of a sample action: those of a type whose values the suite can generate. */
+/**
+ * Writable fields of a sample action: of a type whose values the suite can generate, and holding a
+ * value now, so that value can be written back afterwards (restoring by writing `null` is never
+ * relied on: a deployment may refuse it).
+ */
 export async function writableFields(
   ctx: LawContext,
 ): Promise<{ actionId: string; fields: readonly FieldInfo[] } | undefined> {
   return ctx.memo('sample:custom-fields', async () => {
-    for (const actionId of (await sampleActionIds(ctx)).slice(0, 5)) {
-      const fields = (await readFields(ctx, actionId)).filter((f) => valueFor(f.fieldType) !== undefined);
+    for (const actionId of (await sampleActionIds(ctx)).slice(0, 8)) {
+      const fields = (await readFields(ctx, actionId)).filter(
+        (f) => valueFor(f.fieldType) !== undefined && f.value !== null && f.value !== undefined,
+      );
       if (fields.length > 0) return { actionId, fields };
     }
     return undefined;
   });
 }
 
-async function restore(ctx: LawContext, actionId: string, fields: readonly FieldInfo[]): Promise<void> {
-  await call(ctx, 'updateCustomFields', {
-    auth: 'write',
-    path: { actionId },
-    json: { fields: fields.map((f) => ({ fieldName: f.fieldName, value: f.value ?? null })) },
-  });
+async function attempt<T>(what: () => Promise<T>): Promise<T | Error> {
+  try {
+    return await what();
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+interface LeftChanged {
+  readonly fieldName: string;
+  readonly putBack: unknown;
+  readonly why: string;
+}
+
+/**
+ * Puts back the original values of an action's fields, value by value, each read back; a field this
+ * run created (its name has the run prefix: only a faulty deployment accepts one) is reported too.
+ * A refused restore or a value that reads back different throws `LEFT-CHANGED`, naming the action,
+ * the field and the original value to put back. Returns how many fields it checked.
+ */
+export async function restoreFields(
+  ctx: LawContext,
+  actionId: string,
+  originals: readonly FieldInfo[],
+): Promise<number> {
+  const problems: LeftChanged[] = [];
+  const current = await attempt(() => readFields(ctx, actionId));
+  for (const field of originals) {
+    const now = current instanceof Error ? undefined : current.find((f) => f.fieldName === field.fieldName);
+    if (now !== undefined && canonical(now.value) === canonical(field.value)) continue;
+    const res = await attempt(() =>
+      call(ctx, 'updateCustomFields', {
+        auth: 'write',
+        path: { actionId },
+        json: { fields: [{ fieldName: field.fieldName, value: field.value }] },
+      }),
+    );
+    if (res instanceof Error || res.status !== 200) {
+      const answer =
+        res instanceof Error
+          ? res.message
+          : res.kind === 'network'
+            ? res.error.code
+            : `${res.status} ${res.raw.slice(0, 200)}`;
+      problems.push({
+        fieldName: field.fieldName,
+        putBack: field.value,
+        why: `the restore was answered ${answer}`,
+      });
+      continue;
+    }
+    const back = await attempt(() => readFields(ctx, actionId));
+    const value =
+      back instanceof Error ? undefined : back.find((f) => f.fieldName === field.fieldName)?.value;
+    if (back instanceof Error || canonical(value) !== canonical(field.value))
+      problems.push({
+        fieldName: field.fieldName,
+        putBack: field.value,
+        why:
+          back instanceof Error
+            ? `the read-back failed: ${back.message}`
+            : `it reads back ${canonical(value)}`,
+      });
+  }
+  const after = await attempt(() => readFields(ctx, actionId));
+  if (!(after instanceof Error))
+    for (const f of after.filter((f) => f.fieldName.startsWith(ctx.prefix)))
+      problems.push({ fieldName: f.fieldName, putBack: '(remove the field)', why: 'this run created it' });
+  if (problems.length > 0)
+    violate(
+      'LEFT-CHANGED',
+      `left-changed:${problems.map((p) => p.fieldName).join(',')}`,
+      `this run left action ${actionId} changed; put back by hand: ${problems
+        .map((p) => `${p.fieldName} = ${canonical(p.putBack)} (${p.why})`)
+        .join('; ')}`,
+      { actionId, putBack: Object.fromEntries(problems.map((p) => [p.fieldName, p.putBack])) },
+    );
+  return originals.length;
+}
+
+/**
+ * Runs a law's writes, then restores the fields whatever happened. A failed restore is the law's
+ * outcome: data left changed outranks any other finding and is never swallowed.
+ */
+export async function withRestore(
+  ctx: LawContext,
+  target: { readonly actionId: string; readonly fields: readonly FieldInfo[] },
+  writes: () => Promise<CheckOutcome>,
+): Promise<CheckOutcome> {
+  let outcome: CheckOutcome;
+  try {
+    outcome = await writes();
+  } catch (error) {
+    const restored = await runExamples(ctx, () => restoreFields(ctx, target.actionId, target.fields));
+    if (restored.kind === 'failed') return restored;
+    throw error;
+  }
+  const restored = await runExamples(ctx, () => restoreFields(ctx, target.actionId, target.fields));
+  return restored.kind === 'failed' ? restored : outcome;
 }
 
 export const patchPersists: Law = {
@@ -96,6 +196,7 @@ export const patchPersists: Law = {
     'SCOPE-CUSTOM-FIELDS-WRITE',
     'AUTH-WRITE-KEY-WRITE-ROUTES',
     'CF-PATCH-STATUSES-DECLARED',
+    'LEFT-CHANGED',
   ],
   needs: { keys: ['write', 'read'], writes: true },
   run: async (ctx) => {
@@ -104,14 +205,15 @@ export const patchPersists: Law = {
       return {
         kind: 'not-run',
         ruleIds: patchPersists.ruleIds,
-        reason: 'no action with a custom field of a generable type (text, number, boolean, date, json)',
+        reason:
+          'no action with a custom field of a generable type (text, number, boolean, date, json) holding a value the run could put back',
       };
     const { actionId, fields } = target;
     const arb = fc
       .constantFrom(...fields)
       .chain((f) => (valueFor(f.fieldType) ?? fc.constant(null)).map((value) => ({ field: f, value })));
-    try {
-      return await runProperty(ctx, arb, async ({ field, value }) => {
+    return withRestore(ctx, target, () =>
+      runProperty(ctx, arb, async ({ field, value }) => {
         const res = await call(ctx, 'updateCustomFields', {
           auth: 'write',
           path: { actionId },
@@ -150,10 +252,8 @@ export const patchPersists: Law = {
             `after PATCH ${field.fieldName}=${canonical(value)}, the read gives ${canonical(after?.value)}`,
           );
         }
-      });
-    } finally {
-      await restore(ctx, actionId, fields).catch(() => undefined);
-    }
+      }),
+    );
   },
 };
 
@@ -174,6 +274,7 @@ export const patchInputs: Law = {
     'ERR-CUSTOM-FIELD-422-FIELDERRORS',
     'ERR-CUSTOM-FIELD-FIELDERRORS',
     'MOCK-CF-UNKNOWN-FIELD-422',
+    'LEFT-CHANGED',
   ],
   needs: { keys: ['write', 'read'], writes: true },
   run: async (ctx) => {
@@ -186,7 +287,8 @@ export const patchInputs: Law = {
       };
     const { actionId, fields } = target;
     const field = fields[0] as FieldInfo;
-    const same = { fieldName: field.fieldName, value: field.value ?? null };
+    // Its current value (never null: writableFields keeps only fields holding one) written back.
+    const same = { fieldName: field.fieldName, value: field.value };
     const typed = fields.find((f) => wrongValueFor(f.fieldType) !== undefined);
     type Case = readonly [
       label: string,
@@ -195,17 +297,30 @@ export const patchInputs: Law = {
       status: number | readonly number[],
       fieldErrorsFor?: string,
     ];
+    // A body the contract refuses: 400 or 422 (section 7: "the condition that selects 400 versus 422
+    // outside moderation: not shown"; choice validationStatus). A value of the wrong registered type is 422.
+    const BAD_BODY = [400, 422] as const;
     const cases: Case[] = [
-      ['fields: []', 'CF-PATCH-FIELDS-MIN-1', { fields: [] }, 422],
-      ['no fields key', 'CF-PATCH-FIELDS-MIN-1', {}, 422],
-      ['fieldName ""', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ fieldName: '', value: 1 }] }, 422],
-      ['fieldName missing', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ value: 1 }] }, 422],
-      ['value missing', 'CF-PATCH-VALUE-REQUIRED', { fields: [{ fieldName: field.fieldName }] }, 422],
-      ['confidence -0.001', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: -0.001 }] }, 422],
-      ['confidence 1.001', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 1.001 }] }, 422],
+      ['fields: []', 'CF-PATCH-FIELDS-MIN-1', { fields: [] }, BAD_BODY],
+      ['no fields key', 'CF-PATCH-FIELDS-MIN-1', {}, BAD_BODY],
+      ['fieldName ""', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ fieldName: '', value: 1 }] }, BAD_BODY],
+      ['fieldName missing', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ value: 1 }] }, BAD_BODY],
+      ['value missing', 'CF-PATCH-VALUE-REQUIRED', { fields: [{ fieldName: field.fieldName }] }, BAD_BODY],
+      [
+        'confidence -0.001',
+        'CF-PATCH-CONFIDENCE-RANGE',
+        { fields: [{ ...same, confidence: -0.001 }] },
+        BAD_BODY,
+      ],
+      [
+        'confidence 1.001',
+        'CF-PATCH-CONFIDENCE-RANGE',
+        { fields: [{ ...same, confidence: 1.001 }] },
+        BAD_BODY,
+      ],
       ['confidence 0', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 0 }] }, 200],
       ['confidence 1', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 1 }] }, 200],
-      ['rationale 123', 'CF-PATCH-RATIONALE-STRING', { fields: [{ ...same, rationale: 123 }] }, 422],
+      ['rationale 123', 'CF-PATCH-RATIONALE-STRING', { fields: [{ ...same, rationale: 123 }] }, BAD_BODY],
       [
         'unregistered field',
         'CF-PATCH-UNKNOWN-FIELD-REJECTED',
@@ -223,8 +338,8 @@ export const patchInputs: Law = {
         typed.fieldName,
       ]);
     }
-    try {
-      return await runExamples(ctx, async () => {
+    return withRestore(ctx, target, () =>
+      runExamples(ctx, async () => {
         for (const [label, rule, json, status, fieldErrorsFor] of cases) {
           const res = await call(ctx, 'updateCustomFields', { auth: 'write', path: { actionId }, json });
           expectConforming(ctx, 'updateCustomFields', res, {
@@ -253,10 +368,8 @@ export const patchInputs: Law = {
           statusRule: 'CF-PATCH-UNKNOWN-ACTION-404',
         });
         return cases.length + 1;
-      });
-    } finally {
-      await restore(ctx, actionId, fields).catch(() => undefined);
-    }
+      }),
+    );
   },
 };
 

@@ -8,6 +8,10 @@ import { ingestionLaws } from './ingestion.ts';
 import { inputLaws } from './inputs.ts';
 import { moderationLaws } from './moderation.ts';
 import { pagingLaws } from './paging.ts';
+import { searchFilter, searchPages } from './parameters-search.ts';
+import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from './parameters-tags.ts';
+import { analyticsWindows } from './parameters-windows.ts';
+import { readsAgree } from './reads-agree.ts';
 import { schemaLaws } from './schemas.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
@@ -21,7 +25,15 @@ export const allLaws: readonly Law[] = [
   ...statusLaws,
   ...pagingLaws,
   ...windowLaws,
+  // Every listed parameter has an effect (issue 20): group `parameters`.
+  analyticsWindows,
+  tagAnalyticsParameters,
+  tagVolumeParameters,
+  engagementPlatforms,
+  searchFilter,
+  searchPages,
   ...identityLaws,
+  readsAgree,
   ...inputLaws,
   ...customFieldLaws,
   ...moderationLaws,

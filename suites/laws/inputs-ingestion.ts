@@ -84,7 +84,8 @@ export const ingestionInputs: Law = {
         const body = normalizeBatch(ctx, c);
         const res = await call(ctx, 'ingestRecords', { auth: 'ingest', json: body });
         expectConforming(ctx, 'ingestRecords', res, {
-          status: c.valid ? 202 : 422,
+          // 400 or 422 for a refused body (section 7: the condition is not shown; choice validationStatus).
+          status: c.valid ? 202 : [400, 422],
           statusRule: rule,
           what: `ingestRecords with ${c.description}`,
           before: (parsed) => {

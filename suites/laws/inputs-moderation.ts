@@ -90,21 +90,29 @@ export function checkModerationRefusal(
   const missing = c.constraint === 'required';
   const code = str(b['code']);
   if (c.path.length === 0) return;
-  if (code !== undefined && code !== (missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID')) {
+  // A field missing inside a present item (`media[0].url`) is incomplete input or an invalid item:
+  // the spec does not say which, so either code (and either field list) is accepted there.
+  const nestedMissing = missing && c.path.length > 1;
+  const codes = nestedMissing
+    ? ['MODERATION_INPUT_INCOMPLETE', 'MODERATION_INPUT_INVALID']
+    : [missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID'];
+  if (code !== undefined && !codes.includes(code)) {
     // Which code a kind of fault gets is a reading (level should), not the body's shape.
     violate(
       'ERR-MODERATION-CODE-KIND',
       `code:${missing ? 'missing' : 'invalid'}:${code}`,
-      `${c.description}: refusal code ${code}, expected ${missing ? 'MODERATION_INPUT_INCOMPLETE' : 'MODERATION_INPUT_INVALID'}`,
+      `${c.description}: refusal code ${code}, expected ${codes.join(' or ')}`,
     );
   }
-  const list = arr(b[missing ? 'missingFields' : 'invalidFields']);
+  const list = nestedMissing
+    ? [...arr(b['missingFields']), ...arr(b['invalidFields'])]
+    : arr(b[missing ? 'missingFields' : 'invalidFields']);
   const any = arr(b['missingFields']).length + arr(b['invalidFields']).length > 0;
   if (any && c.path.length > 0 && !namesField(list, c)) {
     violate(
       ruleForBody,
       `fields:${missing ? 'missing' : 'invalid'}`,
-      `${c.description}: ${missing ? 'missingFields' : 'invalidFields'} ${JSON.stringify(list)} does not name ${humanPath(c.path)}`,
+      `${c.description}: ${nestedMissing ? 'missingFields and invalidFields' : missing ? 'missingFields' : 'invalidFields'} ${JSON.stringify(list)} do not name ${humanPath(c.path)}`,
     );
   }
 }
@@ -126,6 +134,7 @@ export const moderationSingleInputs: Law = {
   ruleIds: [
     ...MODERATION_INPUT_RULES,
     'ERR-MODERATION-BODY',
+    'ERR-MODERATION-CODE-KIND',
     'MOCK-MODERATION-INCOMPLETE-400',
     'MOCK-MODERATION-INVALID-422',
     'AUTH-WRITE-KEY-WRITE-ROUTES',

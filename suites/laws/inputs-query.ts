@@ -20,8 +20,16 @@ const SEARCH_PARAM_RULE: Readonly<Record<string, string>> = {
   pageSize: 'SEARCH-PAGESIZE-RANGE',
 };
 
-/** A fullFilter of exactly `n` characters that is valid DSL and matches nothing. */
-const fullFilterOfLength = (n: number): string => `serverName=${'x'.repeat(Math.max(0, n - 11))}`;
+/**
+ * The DSL the suite itself sends: only what the spec shows or implies (4.13: `key=value` terms joined
+ * with `+`, all of which must hold; `status=OPEN`; platform, queue and status, the keys 4.1 implies
+ * fullFilter can filter on). A deployment may refuse any other key with 400 (the mock's choice
+ * unknownFilterKey), so the suite never sends one.
+ */
+export const SAMPLE_FILTER = 'status=OPEN';
+
+/** A fullFilter of exactly `n` characters in the spec's form (a queue no deployment has: matches nothing). */
+const fullFilterOfLength = (n: number): string => `queue=${'x'.repeat(Math.max(0, n - 6))}`;
 
 function queryLaw(
   operationId: 'listActions' | 'searchConversations',
@@ -75,7 +83,8 @@ export const fullFilterCombos: Law = {
   needs: { keys: ['read'] },
   run: (ctx) =>
     runExamples(ctx, async () => {
-      const base = { ...historyWindow(ctx), pageSize: 5, fullFilter: 'responded=true' };
+      // The control is the spec's own sample form; the legacy parameters carry the responded flag they read.
+      const base = { ...historyWindow(ctx), pageSize: 5, fullFilter: SAMPLE_FILTER };
       const alone = await call(ctx, 'listActions', { auth: 'read', query: base });
       expectConforming(ctx, 'listActions', alone, {
         status: 200,

@@ -2,7 +2,14 @@ import fc from 'fast-check';
 import { ingestionBatch, moderationSubmission } from '../../src/arbitraries/index.ts';
 import { runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { canonical, type FieldInfo, readFields, valueFor, writableFields } from './custom-fields.ts';
+import {
+  canonical,
+  type FieldInfo,
+  readFields,
+  valueFor,
+  withRestore,
+  writableFields,
+} from './custom-fields.ts';
 import { checkCaseRead, resultsInInputOrder, submitNew } from './moderation-support.ts';
 import { arr, call, expectConforming, obj } from './support.ts';
 
@@ -282,14 +289,15 @@ export const modelBased: Law = {
     'MOD-202-ACCEPTANCE-NOT-COMPLETION',
     'CF-PATCH-PERSISTS',
     'ING-ACCEPTED-COUNT',
+    'LEFT-CHANGED',
   ],
   needs: { keys: ['write', 'read'], writes: true },
   run: async (ctx) => {
     // Custom fields join the sequences when the deployment has a writable one; the rest runs regardless.
     const target = await writableFields(ctx).catch(() => undefined);
     const arb = fc.commands(commands(ctx, target), { maxCommands: 10 });
-    try {
-      return await runProperty(
+    const sequences = () =>
+      runProperty(
         ctx,
         arb,
         async (cmds) => {
@@ -297,15 +305,8 @@ export const modelBased: Law = {
         },
         { runs: Math.min(ctx.runs, 15), format: (cmds) => String(cmds) },
       );
-    } finally {
-      if (target !== undefined) {
-        await call(ctx, 'updateCustomFields', {
-          auth: 'write',
-          path: { actionId: target.actionId },
-          json: { fields: target.fields.map((f) => ({ fieldName: f.fieldName, value: f.value ?? null })) },
-        }).catch(() => undefined);
-      }
-    }
+    // The custom-field writes are put back value by value and read back (LEFT-CHANGED if not).
+    return target === undefined ? sequences() : withRestore(ctx, target, sequences);
   },
 };
 

@@ -224,6 +224,9 @@ export const defaultWindow: Law = {
     ),
 };
 
+/** A platform value that stands for every platform (an aggregate row). */
+const TOTAL_ROW = /^(?:all|total|any|\*)$/i;
+
 export const platformsFilter: Law = {
   id: 'windows.engagement-platforms',
   group: 'windows',
@@ -251,8 +254,14 @@ export const platformsFilter: Law = {
             for (const row of [...arr(data['engagementPercentiles']), ...arr(data['growthTrends'])].map(
               obj,
             )) {
+              // A reading of "comma-separated source platform values", so tolerant: platform names
+              // compare without case, and a row that names no platform or all of them (a total) is allowed.
               const p = str(row['platform']);
-              if (p !== undefined && !(platforms as readonly string[]).includes(p))
+              if (
+                p !== undefined &&
+                !TOTAL_ROW.test(p) &&
+                !platforms.some((wanted) => wanted.toLowerCase() === p.toLowerCase())
+              )
                 violate(
                   'ENG-PLATFORMS-FILTER',
                   'foreign-platform',

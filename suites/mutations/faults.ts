@@ -8,6 +8,7 @@ import { operationsWithScope } from '../../src/contract/index.ts';
 import {
   compose,
   type Hook,
+  operationOf,
   respond,
   rewriteJson,
   rewriteRequest,
@@ -36,6 +37,12 @@ function setQuery(request: Request, edit: (q: URLSearchParams) => void): Promise
   edit(url.searchParams);
   return withRequest(request, { url: url.toString() });
 }
+
+/** A request without its from/to: the deployment answers its default window. */
+const dropWindow = (q: URLSearchParams): void => {
+  q.delete('from');
+  q.delete('to');
+};
 
 function swapKey(from: string | undefined, to: string | undefined, ops: readonly string[]): Hook {
   return rewriteRequest(ops, (request) => {
@@ -473,6 +480,83 @@ export const MUTANTS: readonly Mutant[] = [
         return new Request(r.url, { method: r.method, headers, body: JSON.stringify(next) });
       }),
   },
+  // ------------------------------------ parameters without effect, reads that disagree (issue 20)
+  {
+    id: 'search-ignores-filter',
+    description: "conversation search ignores filter, even the spec's own sample status=OPEN",
+    expect: ['SEARCH-FILTER-STATUS-OPEN', 'SEARCH-FILTER-TERMS-NARROW'],
+    hook: () => rewriteRequest(['searchConversations'], (r) => setQuery(r, (q) => q.delete('filter'))),
+  },
+  {
+    id: 'sentiment-ignores-window',
+    description: 'sentiment by day ignores from/to (always the default window)',
+    expect: ['ANALYTICS-ROWS-INSIDE-WINDOW', 'ANALYTICS-WINDOW-HALVES-NOT-MORE'],
+    hook: () => rewriteRequest(['getSentimentByDay'], (r) => setQuery(r, dropWindow)),
+  },
+  {
+    id: 'agents-ignore-window',
+    description: 'the agent list ignores from/to (always the default window)',
+    expect: ['ANALYTICS-WINDOW-HALVES-NOT-MORE'],
+    hook: () => rewriteRequest(['listAgents'], (r) => setQuery(r, dropWindow)),
+  },
+  {
+    id: 'tags-ignore-window',
+    description: 'tag analytics ignores from/to (always the default window)',
+    expect: ['ANALYTICS-WINDOW-HALVES-NOT-MORE', 'ANALYTICS-WINDOW-NARROWER-NOT-MORE'],
+    hook: () => rewriteRequest(['getTagAnalytics'], (r) => setQuery(r, dropWindow)),
+  },
+  {
+    id: 'volume-ignores-tag-ids',
+    description: 'tag volume ignores tagIds (always the top tags)',
+    expect: ['VOLUME-TAGIDS-RESTRICTS'],
+    hook: () => rewriteRequest(['getTagVolume'], (r) => setQuery(r, (q) => q.delete('tagIds'))),
+  },
+  {
+    id: 'volume-ignores-top-tags-limit',
+    description: 'tag volume ignores topTagsLimit (always its default of 10)',
+    expect: ['VOLUME-TOP-TAGS-LIMIT'],
+    hook: () => rewriteRequest(['getTagVolume'], (r) => setQuery(r, (q) => q.delete('topTagsLimit'))),
+  },
+  {
+    id: 'tags-ignore-search',
+    description: 'tag analytics ignores search (every tag listed)',
+    expect: ['TAGS-SEARCH-RESTRICTS'],
+    hook: () => rewriteRequest(['getTagAnalytics'], (r) => setQuery(r, (q) => q.delete('search'))),
+  },
+  {
+    id: 'volume-by-tag-ignores-limit',
+    description: 'tag analytics pages tagBreakdown by limit but lists volumeByTag for every tag',
+    expect: ['TAGS-LIMIT-BOUNDS-ROWS'],
+    hook: () => (handle) => async (request, context) => {
+      if (operationOf(request) !== 'getTagAnalytics') return handle(request, context);
+      const url = new URL(request.url);
+      const response = await handle(request, context);
+      const unlimited = new URL(url);
+      unlimited.searchParams.set('limit', '1000');
+      unlimited.searchParams.set('offset', '0');
+      const full = await handle(new Request(unlimited, { headers: request.headers }), context);
+      if (response.status !== 200 || full.status !== 200) return response;
+      const body = (await response.json()) as Json;
+      const all = (await full.json()) as Json;
+      if (!isObj(body['data']) || !isObj(all['data'])) return respond(response, JSON.stringify(body));
+      const data = { ...body['data'], volumeByTag: all['data']['volumeByTag'] };
+      return respond(response, JSON.stringify({ ...body, data }));
+    },
+  },
+  {
+    id: 'engagement-ignores-platforms',
+    description: 'engagement ignores platforms (every platform listed)',
+    expect: ['ENG-PLATFORMS-FILTER'],
+    hook: () => rewriteRequest(['getEngagement'], (r) => setQuery(r, (q) => q.delete('platforms'))),
+  },
+  {
+    id: 'detail-reads-stale-queue',
+    description:
+      'the action detail reports the initial queue as the current queue (the list reports the current one)',
+    expect: ['DETAIL-READS-AGREE'],
+    hook: () =>
+      rewriteJson(['getAction'], (b, s) => (s === 200 && isObj(b) ? { ...b, queue: b['initialQueue'] } : b)),
+  },
   // ---------------------------------------------------------------- controls: not faults
   {
     id: 'control-extra-unknown-field',
@@ -491,6 +575,35 @@ export const MUTANTS: readonly Mutant[] = [
       await new Promise((resolve) => setTimeout(resolve, 5));
       return response;
     },
+  },
+  {
+    id: 'control-filter-platform-refused',
+    description: 'conversation search refuses a filter key the spec does not show (platform) with 400',
+    expect: [],
+    control: true,
+    hook: () => (handle) => async (request, context) => {
+      const filter = new URL(request.url).searchParams.get('filter') ?? '';
+      if (operationOf(request) !== 'searchConversations' || !filter.includes('platform='))
+        return handle(request, context);
+      return new Response(JSON.stringify({ success: false, error: 'unknown filter key platform' }), {
+        status: 400,
+        headers: { 'content-type': 'application/json' },
+      });
+    },
+  },
+  {
+    id: 'control-volume-tags-as-ids',
+    description: 'tag volume names its tags by id instead of by name (the spec says only "array of string")',
+    expect: [],
+    control: true,
+    hook: () =>
+      rewriteJson(['getTagVolume'], (b) => {
+        if (!isObj(b) || !isObj(b['data']) || !Array.isArray(b['data']['data'])) return b;
+        const rows = b['data']['data'].filter(isObj);
+        const idOf = new Map(rows.map((r) => [r['tagName'], r['tagId']]));
+        const tags = Array.isArray(b['data']['tags']) ? b['data']['tags'].map((t) => idOf.get(t) ?? t) : [];
+        return { ...b, data: { ...b['data'], tags } };
+      }),
   },
   {
     id: 'control-reordered-keys',

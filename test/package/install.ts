@@ -5,7 +5,11 @@
  * rewrite dist/ under the tests that run the CLI from it in parallel. Shared by the
  * consumer test and the package benchmark. The project's direct dependencies, and cca-kit's own, are
  * pinned (`overrides`) to the versions this repository's package-lock.json resolved; their transitive
- * dependencies come from the npm registry (or npm's cache) as they would for a user.
+ * dependencies come from the npm registry (or npm's cache) as they would for a user. msw is the one a
+ * user on this Node gets: msw 3 (`MSW_3`) on Node 22.12 and later, msw 2 (the lock's) on Node 20.
+ *
+ * Before packing, the entry points are checked as `prepack` does (scripts/check-exports.js), which
+ * `--ignore-scripts` skips.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,6 +19,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The msw 3 release the consumer projects install on Node 22.12+ (msw 3 needs it; msw 2 runs on 20). */
+export const MSW_3 = '3.0.5';
+
+/** Whether this Node runs msw 3 (>= 22.12). */
+export function nodeRunsMsw3(version: string = process.versions.node): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 12);
+}
+
+/** The lean package the build cuts out of dist/ (scripts/lean-packages.js), as it is packed. */
+export const LEAN_CORE = join(ROOT, 'dist-packages/core');
 
 export interface Installed {
   /** The consumer project: `node_modules/cca-kit` is the installed tarball. */
@@ -81,16 +97,31 @@ async function lockedVersions(): Promise<(name: string) => string> {
   };
 }
 
-/** Packs this repository and installs the tarball, with msw and @types/node, into a fresh project. */
-export async function packAndInstall(): Promise<Installed> {
+/** The msw a user on this Node gets: `MSW_3` on Node 22.12+, else the msw 2 this repository's lock has. */
+export async function mswVersion(): Promise<string> {
+  return nodeRunsMsw3() ? MSW_3 : (await lockedVersions())('msw');
+}
+
+/**
+ * Packs this repository (or the lean package `LEAN_CORE` when `folder` says so) and installs the tarball,
+ * with msw and @types/node, into a fresh project. `withMsw: false` leaves msw out (a contract-only user).
+ */
+export async function packAndInstall(
+  options: { readonly folder?: string; readonly withMsw?: boolean } = {},
+): Promise<Installed> {
+  const folder = options.folder ?? ROOT;
   const dir = await mkdtemp(join(tmpdir(), 'cca-kit-consumer-'));
   const remove = () => rm(dir, { recursive: true, force: true });
   try {
     const packStarted = performance.now();
     if (!existsSync(join(ROOT, 'dist/src/cli/main.js')))
       throw new Error('dist/ is missing: run npm run build');
+    const { checkExports } = await import('../../scripts/check-exports.js');
+    const problems = await checkExports(folder);
+    if (problems.length > 0)
+      throw new Error(`the package's entry points are broken:\n${problems.join('\n')}`);
     const packed = await npm(
-      ROOT,
+      folder,
       ['pack', '--ignore-scripts', '--json', '--pack-destination', dir],
       180_000,
     );
@@ -101,7 +132,9 @@ export async function packAndInstall(): Promise<Installed> {
     const packMs = performance.now() - packStarted;
 
     const version = await lockedVersions();
-    const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+    const manifest = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as Manifest & {
+      readonly name: string;
+    };
     const project = join(dir, 'project');
     await mkdir(project);
     const consumer = {
@@ -109,8 +142,8 @@ export async function packAndInstall(): Promise<Installed> {
       private: true,
       type: 'module',
       dependencies: {
-        'cca-kit': `file:../${filename}`,
-        msw: version('msw'),
+        [manifest.name]: `file:../${filename}`,
+        ...(options.withMsw === false ? {} : { msw: await mswVersion() }),
         '@types/node': version('@types/node'),
       },
       overrides: Object.fromEntries(

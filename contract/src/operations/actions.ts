@@ -14,7 +14,9 @@ export const actionOperations: readonly Located[] = [
     tag: 'Actions',
     scope: 'read',
     parameters: [
-      ...window({ firstPage: '2026-11-13' }, { firstPage: '2026-11-20' }),
+      // No date examples: Swagger UI pre-fills the first example of every parameter, and a fixed
+      // date goes stale (its window empties); without from/to the first call lists the past week.
+      ...window(),
       {
         name: 'pageSize',
         in: 'query',
@@ -28,7 +30,6 @@ export const actionOperations: readonly Located[] = [
         in: 'query',
         description: 'Legacy filter; only the responded flag is read.',
         schema: str(),
-        examples: { fullFilterWithFilter: 'responded=true' },
       },
       {
         name: 'filterJson',
@@ -42,7 +43,9 @@ export const actionOperations: readonly Located[] = [
         description:
           'Full Operations DSL, at most 10000 characters. Must not be combined with filter or filterJson. Adds no responded default.',
         schema: str({ maxLength: 10000 }),
-        examples: { fullFilterWithFilter: 'platform=TWITTER+status=OPEN', withConversation: 'status=OPEN' },
+        // One example only: with an example on filter too, Swagger UI would pre-fill both, and the first
+        // Execute would be the 400 of LIST-FULLFILTER-WITH-FILTER-400 (that answer keeps its example).
+        examples: { withConversation: 'status=OPEN' },
         gap: 'The DSL grammar is not shown beyond key=value terms joined with +, all of which must hold.',
       },
       {

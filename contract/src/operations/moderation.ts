@@ -138,7 +138,7 @@ export const moderationOperations: readonly Located[] = [
             ex.moderationAck,
             {
               externalId: 'ad-2026-000981',
-              caseId: 'mc_313bff8cdd67d075',
+              caseId: 'mc_93fb5afae8571390',
               status: 'rejected',
               errors: ['externalId ad-2026-000981 already exists with different content'],
               message: 'Conflict: the externalId is immutable and its content differs',
@@ -176,8 +176,8 @@ export const moderationOperations: readonly Located[] = [
         description: 'Case identifier.',
         schema: str({ minLength: 1 }),
         examples: {
-          completed: 'mc_313bff8cdd67d075',
-          pending: 'mc_9374ce5a311f7a65',
+          completed: 'mc_93fb5afae8571390',
+          pending: 'mc_5d1fe972420ac40d',
           notFound: 'case_unknown',
         },
       },
@@ -188,17 +188,17 @@ export const moderationOperations: readonly Located[] = [
       schema: 'ModerationCaseStatus',
       examples: {
         completed: {
-          caseId: 'mc_313bff8cdd67d075',
+          caseId: 'mc_93fb5afae8571390',
           externalId: 'ad-2026-000981',
           analysisStatus: 'completed',
-          evaluationId: 'ev_a115aeed29d617e1',
+          evaluationId: 'ev_8b0370bdc5070d7b',
           decision: ex.moderationDecision,
         },
         pending: {
-          caseId: 'mc_9374ce5a311f7a65',
+          caseId: 'mc_5d1fe972420ac40d',
           externalId: 'ad-2026-000982',
           analysisStatus: 'pending',
-          evaluationId: 'ev_432737283edd460c',
+          evaluationId: 'ev_6ee13170dc3deb5c',
         },
       },
     },

@@ -49,7 +49,7 @@ export function buildRegistry(runs: Readonly<Record<string, OperationRun>>): Ope
       if (spec === undefined || operation === undefined) {
         return fail(
           invalidInput(
-            'operationId',
+            '',
             `unknown operation ${JSON.stringify(id)}; spec() lists the operations: ${descriptors.map((d) => d.id).join(', ')}`,
           ),
         );

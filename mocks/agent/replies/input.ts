@@ -24,7 +24,10 @@ const codePoints = (text: string): number => {
 function onlyKnown(args: Record<string, unknown>, known: readonly string[], tool: string): Outcome<true> {
   for (const name of Object.keys(args)) {
     if (!known.includes(name))
-      return invalid(name, `${tool}: unknown argument ${JSON.stringify(name)}; expected ${known.join(', ')}`);
+      return invalid(
+        `/${name}`,
+        `${tool}: unknown argument ${JSON.stringify(name)}; expected ${known.join(', ')}`,
+      );
   }
   return succeed(true);
 }
@@ -32,10 +35,10 @@ function onlyKnown(args: Record<string, unknown>, known: readonly string[], tool
 export function requestIdOf(args: Record<string, unknown>, tool: string): Outcome<string> {
   const value = args['requestId'];
   if (typeof value !== 'string')
-    return invalid('requestId', `${tool}: requestId is required, a UUID string (got ${describe(value)})`);
+    return invalid('/requestId', `${tool}: requestId is required, a UUID string (got ${describe(value)})`);
   if (!UUID_PATTERN.test(value))
     return invalid(
-      'requestId',
+      '/requestId',
       `${tool}: requestId must be a UUID like 0f8fad5b-d9cb-469f-a165-70867728950e`,
     );
   return succeed(value);
@@ -58,18 +61,18 @@ export function preparedInputOf(
   const actionId = args['actionId'];
   if (typeof actionId !== 'string' || actionId.length === 0 || actionId.length > MAX_ID_LENGTH) {
     return invalid(
-      'actionId',
+      '/actionId',
       `${tool}: actionId must be a string of 1..${MAX_ID_LENGTH} characters, exactly as REST shows it (got ${describe(actionId)})`,
     );
   }
   const text = args['text'];
   if (typeof text !== 'string')
-    return invalid('text', `${tool}: text is required, the exact reply text (got ${describe(text)})`);
-  if (text.trim().length === 0) return invalid('text', `${tool}: text must not be empty or only spaces`);
+    return invalid('/text', `${tool}: text is required, the exact reply text (got ${describe(text)})`);
+  if (text.trim().length === 0) return invalid('/text', `${tool}: text must not be empty or only spaces`);
   const length = codePoints(text);
   if (length > MAX_TEXT_CODE_POINTS)
     return invalid(
-      'text',
+      '/text',
       `${tool}: text has ${length} characters; at most ${MAX_TEXT_CODE_POINTS} are accepted`,
     );
   const serverId = args['serverId'];
@@ -78,13 +81,13 @@ export function preparedInputOf(
     (typeof serverId !== 'string' || serverId.length === 0 || serverId.length > MAX_ID_LENGTH)
   ) {
     return invalid(
-      'serverId',
+      '/serverId',
       `${tool}: serverId, when given, must be a string of 1..${MAX_ID_LENGTH} characters`,
     );
   }
   const isPublicReply = args['isPublicReply'];
   if (isPublicReply !== undefined && typeof isPublicReply !== 'boolean')
-    return invalid('isPublicReply', `${tool}: isPublicReply, when given, must be true or false`);
+    return invalid('/isPublicReply', `${tool}: isPublicReply, when given, must be true or false`);
   return succeed({
     requestId: requestId.value,
     input: {

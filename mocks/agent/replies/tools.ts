@@ -35,7 +35,7 @@ function existing(ctx: AgentContext, replies: RepliesState, requestId: string): 
   return fail({
     kind: 'not_found',
     code: 'NOT_FOUND',
-    field: 'requestId',
+    field: '/requestId',
     message: `No reply request ${JSON.stringify(requestId)} in this organization; prepare it first with prepare_reply`,
   });
 }
@@ -43,7 +43,7 @@ function existing(ctx: AgentContext, replies: RepliesState, requestId: string): 
 const conflict = (message: string): AgentFailure => ({
   kind: 'conflict',
   code: 'CONFLICT',
-  field: 'requestId',
+  field: '/requestId',
   message,
 });
 
@@ -78,21 +78,21 @@ async function prepare(ctx: AgentContext, args: Record<string, unknown>): Promis
       return fail({
         kind: 'not_found',
         code: 'NOT_FOUND',
-        field: 'actionId',
+        field: '/actionId',
         message: `No action ${JSON.stringify(input.actionId)} in this organization (ids are compared byte for byte, as REST shows them)`,
       });
     case 'private':
       return fail({
         kind: 'invalid_input',
         code: 'INVALID_INPUT',
-        field: 'isPublicReply',
+        field: '/isPublicReply',
         message: `Action ${input.actionId} is private (isPublicPost false): a public reply is not possible; omit isPublicReply or set it to false`,
       });
     case 'full':
       return fail({
         kind: 'invalid_input',
         code: 'INVALID_INPUT',
-        field: 'requestId',
+        field: '/requestId',
         message: `This organization has ${MAX_REQUESTS_PER_ORGANIZATION} reply requests, the mock's limit; reset the mock`,
       });
   }

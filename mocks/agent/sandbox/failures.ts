@@ -38,6 +38,34 @@ export function busyFailure(retryAfterMs: number, running: number, queued: numbe
   };
 }
 
+/**
+ * The failure of an execution that ended on an uncaught `call` failure (`json`: what the prelude's
+ * `callFailureOf` read off the Error): the operation's own failure (kind, field, missing scope...), with
+ * the operation and the script line of the call, so the caller fixes the named field or reports the
+ * missing access (section 7) instead of reading a script error. Null when `json` is not one.
+ */
+export function uncaughtCallFailure(json: string): AgentFailure | null {
+  let read: unknown;
+  try {
+    read = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  if (typeof read !== 'object' || read === null) return null;
+  const { failure, operationId, line } = read as Record<string, unknown>;
+  if (typeof failure !== 'object' || failure === null || typeof operationId !== 'string') return null;
+  const original = failure as AgentFailure;
+  if (typeof original.kind !== 'string' || typeof original.message !== 'string') return null;
+  const at = typeof line === 'number' && Number.isInteger(line) ? line : null;
+  const where = at === null ? '' : ` at line ${at}`;
+  return {
+    ...original,
+    operationId,
+    line: at,
+    message: `Uncaught${where}: ${describeCallFailure(operationId, original)}`,
+  } as AgentFailure;
+}
+
 /** The message of the Error a failed `call` throws inside the script: the operation, then what failed. */
 export function describeCallFailure(operationId: string, failure: AgentFailure): string {
   const detail = (() => {

@@ -6,7 +6,8 @@
  * its own results, never the host, which checks every value it reads back.
  *
  * Evaluating it yields a function `(hostCall, hostLog, hostSpec, logMax)` that returns
- * `{ settle, finish }`, used by the host to resolve `call` promises and to read the return value.
+ * `{ settle, finish, callFailureOf }`, used by the host to resolve `call` promises, to read the return
+ * value and to tell an uncaught `call` failure (which keeps its kind) from any other thrown value.
  */
 export const PRELUDE_SOURCE = `(function (hostCall, hostLog, hostSpec, logMax) {
   "use strict";
@@ -21,13 +22,33 @@ export const PRELUDE_SOURCE = `(function (hostCall, hostLog, hostSpec, logMax) {
   const ErrorCtor = Error;
   const TypeErrorCtor = TypeError;
   const StringCtor = String;
+  // QuickJS throws InternalError for its limits (out of memory, interrupted, stack overflow): those
+  // pass through every wrapper below, so the host reports the limit, not a script error.
+  const InternalErrorCtor = typeof InternalError === "function" ? InternalError : null;
+  const execText = uncurry(RegExp.prototype.exec);
+  const SCRIPT_LINE = /script\\.js:(\\d+)/;
+  const weakHas = uncurry(WeakSet.prototype.has);
+  const weakAdd = uncurry(WeakSet.prototype.add);
+  const callErrors = new WeakSet();
   const pending = new Map();
+
+  function isLimit(error) {
+    return InternalErrorCtor !== null && error instanceof InternalErrorCtor;
+  }
+
+  /** The script line that called the current function (from a fresh stack; null when not known). */
+  function callerLine() {
+    const stack = new ErrorCtor().stack;
+    const match = typeof stack === "string" ? execText(SCRIPT_LINE, stack) : null;
+    return match === null ? null : +match[1];
+  }
 
   function toJson(value, what) {
     let text;
     try {
       text = stringify(value);
     } catch (error) {
+      if (isLimit(error)) throw error;
       throw new TypeErrorCtor(what + " is not JSON: " + (error && error.message));
     }
     if (typeof text !== "string") throw new TypeErrorCtor(what + " is not JSON: a " + typeof value + " has no JSON form");
@@ -40,7 +61,7 @@ export const PRELUDE_SOURCE = `(function (hostCall, hostLog, hostSpec, logMax) {
         throw new TypeErrorCtor("call(operationId, input): operationId must be a string, got " + typeof operationId);
       const json = toJson(input === undefined ? {} : input, "The input of call('" + operationId + "')");
       const id = hostCall(operationId, json);
-      mapSet(pending, id, { resolve: resolve, reject: reject, operationId: operationId });
+      mapSet(pending, id, { resolve: resolve, reject: reject, operationId: operationId, line: callerLine() });
     });
   }
 
@@ -83,8 +104,16 @@ export const PRELUDE_SOURCE = `(function (hostCall, hostLog, hostSpec, logMax) {
     const error = new ErrorCtor(message);
     for (const key in failure) if (key !== "message") error[key] = failure[key];
     error.operationId = entry.operationId;
+    error.line = entry.line;
     error.failure = failure;
+    weakAdd(callErrors, error);
     entry.reject(error);
+  }
+
+  /** The JSON of {failure, operationId, line} when error is a failed call's Error, else "". */
+  function callFailureOf(error) {
+    if (typeof error !== "object" || error === null || !weakHas(callErrors, error)) return "";
+    return stringify({ failure: error.failure, operationId: error.operationId, line: error.line });
   }
 
   function finish(value, max) {
@@ -95,7 +124,7 @@ export const PRELUDE_SOURCE = `(function (hostCall, hostLog, hostSpec, logMax) {
   globalThis.call = call;
   globalThis.spec = spec;
   globalThis.console = { log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error") };
-  return { settle: settle, finish: finish };
+  return { settle: settle, finish: finish, callFailureOf: callFailureOf };
 })`;
 
 /** The file name QuickJS reports for the script's own lines (error stacks, syntax errors). */

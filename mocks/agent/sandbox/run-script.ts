@@ -11,7 +11,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { AgentFailure } from '../types.ts';
 import type { LogLevel, Truncations } from './envelope.ts';
-import { limitFailure, scriptFailure } from './failures.ts';
+import { limitFailure, scriptFailure, uncaughtCallFailure } from './failures.ts';
 import type { ExecutionLimits } from './limits.ts';
 import { LogBudget } from './log-budget.ts';
 import { PRELUDE_SOURCE, SCRIPT_FILE, wrapScript } from './prelude.ts';
@@ -166,8 +166,7 @@ export async function runScript(
         if (!settled.notAPromise) keep(settled.value);
         return output(finish(api.finish, settled.value));
       }
-      if (settled.type === 'rejected')
-        return output({ ok: false, failure: classify(take(settled.error), state, limits) });
+      if (settled.type === 'rejected') return output({ ok: false, failure: rejection(api, settled.error) });
       if (state.pendingCalls.size === 0)
         return output({
           ok: false,
@@ -185,6 +184,33 @@ export async function runScript(
     }
   }
 
+  /**
+   * Why the script's promise was rejected: an uncaught `call` failure keeps its kind, field and the
+   * script line of the call; anything else is classified (a limit, or a script error). Frees `handle`.
+   */
+  function rejection(api: { readonly callFailureOf: QuickJSHandle }, handle: QuickJSHandle): AgentFailure {
+    if (state.abort === null) {
+      const asked = ctx.callFunction(api.callFailureOf, ctx.undefined, handle);
+      if (asked.error === undefined) {
+        const json = ctx.typeof(asked.value) === 'string' ? ctx.getString(asked.value) : '';
+        asked.value.dispose();
+        const uncaught = json === '' ? null : uncaughtCallFailure(json);
+        if (uncaught !== null) {
+          handle.dispose();
+          return uncaught;
+        }
+      } else {
+        const thrown = take(asked.error);
+        const failure = classify(thrown, state, limits);
+        if (failure.kind === 'limit_exceeded') {
+          handle.dispose();
+          return failure;
+        }
+      }
+    }
+    return classify(take(handle), state, limits);
+  }
+
   /** Describes a thrown QuickJS value and frees it. */
   function take(handle: QuickJSHandle): Thrown {
     try {
@@ -195,7 +221,7 @@ export async function runScript(
   }
 
   function install():
-    | { ok: true; settle: QuickJSHandle; finish: QuickJSHandle }
+    | { ok: true; settle: QuickJSHandle; finish: QuickJSHandle; callFailureOf: QuickJSHandle }
     | { ok: false; failure: AgentFailure } {
     const hostCall = keep(
       ctx.newFunction('hostCall', (idHandle, inputHandle) => {
@@ -257,7 +283,12 @@ export async function runScript(
     );
     if (made.error !== undefined) return { ok: false, failure: classify(take(made.error), state, limits) };
     const api = keep(made.value);
-    return { ok: true, settle: keep(ctx.getProp(api, 'settle')), finish: keep(ctx.getProp(api, 'finish')) };
+    return {
+      ok: true,
+      settle: keep(ctx.getProp(api, 'settle')),
+      finish: keep(ctx.getProp(api, 'finish')),
+      callFailureOf: keep(ctx.getProp(api, 'callFailureOf')),
+    };
   }
 
   /** Hands one `call` answer to the script; a failure here (memory, time) ends the run. */

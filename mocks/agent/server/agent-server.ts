@@ -29,6 +29,15 @@ export interface AgentServerOptions {
   readonly ownHost?: () => string | undefined;
   /** Limits of the execute sandbox (time, memory, stack, calls, sizes, pool); see docs/agent-interface.md. */
   readonly sandbox?: SandboxOptions;
+  /**
+   * Observes each /mcp exchange (the request journal): the request as a clone with its body unread,
+   * and the response before it is written (clone it to read it). Must not throw.
+   */
+  readonly onMcpExchange?: (exchange: {
+    readonly request: Request;
+    readonly response: Response;
+    readonly durationMs: number;
+  }) => void;
 }
 
 /** A key the agent interface refused (in process and stdio; HTTP answers 401 instead). */
@@ -124,7 +133,15 @@ export function createAgentServer(engine: Engine, options: AgentServerOptions = 
     },
     async handle(request) {
       const { pathname } = new URL(request.url);
-      if (isMcpPath(pathname)) return mcp.fetch(request);
+      if (isMcpPath(pathname)) {
+        const observe = options.onMcpExchange;
+        if (observe === undefined) return mcp.fetch(request);
+        const started = performance.now();
+        const copy = request.clone();
+        const response = await mcp.fetch(request);
+        observe({ request: copy, response, durationMs: performance.now() - started });
+        return response;
+      }
       const doc = docs.handle(request);
       if (doc !== null) return doc;
       for (const page of pages) {

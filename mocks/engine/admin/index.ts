@@ -5,7 +5,7 @@
 import { constantTimeEqual } from '../auth/constant-time.ts';
 import { readJsonBody } from '../body.ts';
 import { errors } from '../errors.ts';
-import type { EngineRequest } from '../exchange.ts';
+import type { EngineRequest, RequestHeaders } from '../exchange.ts';
 import { isStoreUnavailable } from '../store/types.ts';
 import type { HandlerResult } from '../types.ts';
 import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
@@ -26,11 +26,25 @@ export function isLoopback(address: string | undefined): boolean {
   return v4.startsWith('127.') || address === '::1' || address === '0:0:0:0:0:0:0:1';
 }
 
-function presentedToken(request: EngineRequest): string | null {
-  const header = request.headers.get(ADMIN_TOKEN_HEADER);
+function presentedToken(headers: RequestHeaders): string | null {
+  const header = headers.get(ADMIN_TOKEN_HEADER);
   if (header !== null) return header;
-  const authorization = request.headers.get('authorization');
+  const authorization = headers.get('authorization');
   return authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
+}
+
+/**
+ * The admin access rule: a loopback client, or one presenting the admin token (the dashboard's page
+ * and assets, served by the node adapter, follow it too).
+ */
+export function adminAllowed(
+  remoteAddress: string | undefined,
+  headers: RequestHeaders,
+  token: string | null,
+): boolean {
+  if (isLoopback(remoteAddress)) return true;
+  const presented = token === null ? null : presentedToken(headers);
+  return token !== null && presented !== null && constantTimeEqual(presented, token);
 }
 
 interface CompiledAdminRoute {
@@ -88,12 +102,8 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
 
   return async (request) => {
     const url = request.url;
-    const token = options.adminToken;
-    const presented = token === null ? null : presentedToken(request);
-    const allowed =
-      isLoopback(request.remoteAddress) ||
-      (token !== null && presented !== null && constantTimeEqual(presented, token));
-    if (!allowed) return errors.adminForbidden();
+    if (!adminAllowed(request.remoteAddress, request.headers, options.adminToken))
+      return errors.adminForbidden();
 
     const method = request.method;
     if (url.pathname === ADMIN_PREFIX && method === 'GET') return { status: 200, body: { routes: index } };

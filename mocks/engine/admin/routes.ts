@@ -6,6 +6,8 @@ import { chaosAdminRoutes } from './chaos.ts';
 import { coreAdminRoutes } from './core-routes.ts';
 import { dataAdminRoutes } from './data.ts';
 import { ingestionAdminRoutes } from './ingestion.ts';
+import { ingestionBatchAdminRoutes } from './ingestion-batches.ts';
+import { journalAdminRoutes } from './journal.ts';
 import { moderationAdminRoutes } from './moderation.ts';
 import { repliesAdminRoutes } from './replies.ts';
 import type { AdminRoute } from './route.ts';
@@ -16,7 +18,9 @@ export const adminRoutes: readonly AdminRoute[] = [
   // Slices add their routes below, e.g. `...moderationAdminRoutes` from '../moderation/admin.ts'.
   ...moderationAdminRoutes,
   ...ingestionAdminRoutes,
+  ...ingestionBatchAdminRoutes,
   ...violationsAdminRoutes,
+  ...journalAdminRoutes,
   ...chaosAdminRoutes,
   ...repliesAdminRoutes,
   ...dataAdminRoutes,

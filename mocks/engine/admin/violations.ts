@@ -3,7 +3,7 @@
  *
  * | route | operation |
  * |---|---|
- * | `GET /__mock/violations[?kind=&operationId=&since=]` | the recorded violations, oldest first, and the log's counters |
+ * | `GET /__mock/violations[?kind=&severity=&operationId=&since=]` | the recorded violations, oldest first, and the log's counters |
  * | `DELETE /__mock/violations` | empty the log |
  *
  * The routes answer 404 when the engine runs without a violation log (`createViolationLog()`).
@@ -14,6 +14,7 @@ import type {
   ViolationKind,
   ViolationLog,
   ViolationLogStats,
+  ViolationSeverity,
 } from '../violations/index.ts';
 import { violationLogOf } from '../violations/index.ts';
 import { type AdminApi, AdminError } from './api.ts';
@@ -39,14 +40,21 @@ export function createViolationsAdmin(log: ViolationLog): ViolationsAdmin {
   };
 }
 
-const KINDS: readonly ViolationKind[] = ['invalid-request', 'malformed-request', 'precision-loss'];
+const KINDS: readonly ViolationKind[] = [
+  'invalid-request',
+  'malformed-request',
+  'precision-loss',
+  'undeclared-parameter',
+  'hint',
+];
+const SEVERITIES: readonly ViolationSeverity[] = ['error', 'warning', 'info'];
 
 function installed(api: AdminApi): ViolationLog {
   const log = violationLogOf(api);
   if (log === undefined) {
     throw new AdminError(
       'NOT_FOUND',
-      'This engine has no violation log: create it with interceptors: [createViolationLog()] (cca-kit mock and createHandlers install one)',
+      "This engine has no violation log: pass interceptors: [createViolationLog()] (import { createViolationLog } from 'cca-kit/mock'); cca-kit mock and createHandlers install one",
     );
   }
   return log;
@@ -56,6 +64,13 @@ function filterOf(query: URLSearchParams): ViolationFilter {
   const kind = query.get('kind');
   const operationId = query.get('operationId');
   const since = query.get('since');
+  const severity = query.get('severity');
+  if (severity !== null && !(SEVERITIES as readonly string[]).includes(severity)) {
+    throw new AdminError(
+      'BAD_REQUEST',
+      `severity must be one of ${SEVERITIES.join(', ')} (got ${JSON.stringify(severity)})`,
+    );
+  }
   if (kind !== null && !(KINDS as readonly string[]).includes(kind)) {
     throw new AdminError(
       'BAD_REQUEST',
@@ -70,6 +85,7 @@ function filterOf(query: URLSearchParams): ViolationFilter {
   }
   return {
     ...(kind === null ? {} : { kind: kind as ViolationKind }),
+    ...(severity === null ? {} : { severity: severity as ViolationSeverity }),
     ...(operationId === null ? {} : { operationId }),
     ...(since === null ? {} : { since: Number.parseInt(since, 10) }),
   };

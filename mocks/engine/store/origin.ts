@@ -25,6 +25,8 @@ export interface OriginDescription {
   /** sha256 (16 hex) of the admin token: it is mixed into the confirmation-link secret. */
   readonly adminToken: string | null;
   readonly clock: 'real' | 'frozen';
+  /** Where the spec leaves a choice (`--choice`): some decide how a write is applied. */
+  readonly choices: string;
 }
 
 export interface StateOrigin {
@@ -62,6 +64,7 @@ export function describeOrigin(
     ingestion: JSON.stringify(options.ingestion),
     adminToken: options.adminToken === null ? null : sha(options.adminToken),
     clock,
+    choices: JSON.stringify(options.choices),
   };
 }
 

@@ -1,22 +1,34 @@
 /**
  * The violation log: an engine interceptor that records every contract violation of incoming requests
  * in a ring buffer (default 1000 entries; the oldest is dropped first), so that a client's test suite
- * can assert it sent only valid requests. Nothing is recorded for valid requests, and the pipeline
- * pays only on invalid ones (and on 404s of id operations, for the precision-loss check).
+ * can assert it sent only valid requests: every 4xx the client caused, with the rule it broke;
+ * undeclared query parameters as warnings; hints on values that often mean something else. Nothing
+ * is recorded for clean requests, and the pipeline pays little on them (a lookup per query parameter).
  */
-import { matchOperation, type ValidationIssue, validateSchema } from '../../../src/contract/index.ts';
+import {
+  matchOperation,
+  operations,
+  type ValidationIssue,
+  validateSchema,
+} from '../../../src/contract/index.ts';
 import type { AdminApi } from '../admin/api.ts';
+import { ERROR_CODE_HEADER } from '../errors.ts';
 import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
+import { atLeast, ViolationError } from './expect.ts';
 import { findKnownId, ID_PATH_PARAMETERS } from './known-ids.ts';
+import { notesOf } from './notes.ts';
 import { doubleRoundTripPreimages } from './precision.ts';
-import type {
-  RecordedRequest,
-  Violation,
-  ViolationFilter,
-  ViolationIssue,
-  ViolationKind,
-  ViolationLogStats,
+import { FIXED_RULES, RULE_OF_CODE, ruleOfField, ruleOfRejection } from './rule-of.ts';
+import {
+  type RecordedRequest,
+  SEVERITY_OF,
+  type Violation,
+  type ViolationFilter,
+  type ViolationIssue,
+  type ViolationKind,
+  type ViolationLogStats,
+  type ViolationSeverity,
 } from './types.ts';
 
 export const DEFAULT_VIOLATION_CAPACITY = 1000;
@@ -32,6 +44,14 @@ export interface ViolationLogOptions {
    * serves aliases). Consulted by the precision-loss check. Default: the chaos interceptor's aliases.
    */
   readonly aliases?: (servedId: string) => string | undefined;
+  /**
+   * What a recorded violation does besides being listed: `'record'` (default) nothing; `'throw'`
+   * raises a `ViolationError` (rule, message, request) as an uncaught error as soon as the request is
+   * answered, which fails the running vitest or jest test run; a function is called with it.
+   * Only violations of `throwOn` severity or graver count (default `warning`: not hints).
+   */
+  readonly onViolation?: 'record' | 'throw' | ((violation: Violation) => void);
+  readonly throwOn?: ViolationSeverity;
 }
 
 export interface ViolationLog extends EngineInterceptor {
@@ -114,10 +134,27 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
   /** Issues of a request, from onRequestIssues until its result is known. */
   const pending = new WeakMap<EngineRequest, { issues: readonly ValidationIssue[]; rawBody: string }>();
 
+  const onViolation = options.onViolation ?? 'record';
+  const throwOn = options.throwOn ?? 'warning';
+  const react = (violation: Violation): void => {
+    if (onViolation === 'record' || !atLeast(violation.severity, throwOn)) return;
+    if (typeof onViolation === 'function') {
+      onViolation(violation);
+      return;
+    }
+    // Thrown outside the engine (which never throws): the request is still answered, and the test
+    // runner reports the uncaught error against the test that was running.
+    const error = new ViolationError([violation]);
+    queueMicrotask(() => {
+      throw error;
+    });
+  };
+
   const push = (entry: Omit<Violation, 'seq' | 'at'>): void => {
     total += 1;
     const at = new Date(host?.clock.now() ?? 0).toISOString();
     const violation: Violation = { seq: total, at, ...entry };
+    react(violation);
     if (size < capacity) {
       ring[(head + size) % capacity] = violation;
       size += 1;
@@ -150,6 +187,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
   ): void => {
     push({
       kind,
+      severity: SEVERITY_OF[kind],
       operationId: event.operationId,
       status: event.result.status,
       issues,
@@ -199,6 +237,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
             `path parameter ${parameter.name} ${JSON.stringify(sent)} matches no ${parameter.record} but is what ` +
             `the known id ${JSON.stringify(first)}${others} becomes after a round trip through a double: ` +
             'the client parsed the id as a number; ids are strings and must be sent back exactly (ID-STRING-PRESERVED)',
+          rule: FIXED_RULES.precisionLoss,
         },
       ],
       first,
@@ -229,6 +268,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
           field: issue.field === '' ? `cases[${index}]` : `cases[${index}].${issue.field}`,
           keyword: issue.keyword,
           message: `cases[${index}]: ${issue.message}`,
+          rule: ruleOfField('submitModerationCase', issue.field),
         });
       }
     });
@@ -243,7 +283,31 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
       field: header ? 'X-API-Key' : '',
       keyword: code,
       message,
+      rule: RULE_OF_CODE[code] ?? null,
     };
+  };
+
+  /** A 400 or 422 a handler answered itself (a rule the schema alone cannot say). */
+  const rejection = (event: ResultEvent): ViolationIssue => {
+    const message = String((event.result.body as { error?: unknown } | null)?.error ?? event.result.status);
+    const named = /(?:query parameter|Query parameter) '?([A-Za-z]+)'?/.exec(message)?.[1] ?? '';
+    return {
+      location: event.result.status === 422 ? 'body' : 'query',
+      pointer: named,
+      field: named,
+      keyword: 'rejected',
+      message,
+      rule: ruleOfRejection(event.operationId, event.result.status, message),
+    };
+  };
+
+  /** Undeclared query parameters (a warning) and hints, for a request that reached an operation. */
+  const checkNotes = (event: ResultEvent): void => {
+    const operation = event.operationId === null ? undefined : operations.get(event.operationId);
+    if (operation === undefined || event.request.url.search === '') return;
+    const notes = notesOf(operation, event.request.url.searchParams);
+    if (notes.undeclared.length > 0) record('undeclared-parameter', event, notes.undeclared);
+    if (notes.hints.length > 0) record('hint', event, notes.hints);
   };
 
   const log: ViolationLog = {
@@ -259,7 +323,12 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
       const invalid = pending.get(event.request);
       if (invalid !== undefined) {
         pending.delete(event.request);
-        record('invalid-request', { ...event, rawBody: invalid.rawBody }, invalid.issues);
+        const issues = invalid.issues.map((issue) => ({
+          ...issue,
+          rule: ruleOfField(event.operationId, issue.field),
+        }));
+        record('invalid-request', { ...event, rawBody: invalid.rawBody }, issues);
+        checkNotes(event);
         return undefined;
       }
       const result = event.result;
@@ -272,8 +341,15 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
         }
         return undefined;
       }
-      if (result.status === 404) checkPrecisionLoss(event);
+      const handlerCode = result.headers?.[ERROR_CODE_HEADER];
+      if (
+        event.operationId !== null &&
+        (handlerCode === 'INVALID_PARAMETERS' || handlerCode === 'INVALID_BODY')
+      ) {
+        record('invalid-request', event, [rejection(event)]);
+      } else if (result.status === 404) checkPrecisionLoss(event);
       else if (event.operationId === 'submitModerationBatch' && result.status === 202) checkBatchItems(event);
+      checkNotes(event);
       return undefined;
     },
     list(filter = {}) {
@@ -282,6 +358,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
         const entry = ring[(head + i) % capacity];
         if (entry === undefined) continue;
         if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
+        if (filter.severity !== undefined && !atLeast(entry.severity, filter.severity)) continue;
         if (filter.operationId !== undefined && entry.operationId !== filter.operationId) continue;
         if (filter.since !== undefined && entry.seq <= filter.since) continue;
         out.push(entry);

@@ -2,14 +2,39 @@
 import type { IssueLocation } from '../../../src/contract/index.ts';
 
 /**
- * - `invalid-request`: a parameter or the body broke the operation's schema (or a moderation batch item
- *   was rejected as invalid).
+ * - `invalid-request`: a parameter or the body broke the operation's schema or a rule the handler
+ *   checks (`fullFilter` with `filter`, `from` after `to`, a custom-field value of the wrong type), or a
+ *   moderation batch item was rejected as invalid.
  * - `malformed-request`: the request could not be matched or read as the contract requires (unknown
  *   path or method, malformed JSON, wrong content type, body too large or missing, no `X-API-Key`).
  * - `precision-loss`: an id in the path matched nothing but is what a known id becomes after a round
  *   trip through a double; `intendedId` names it.
+ * - `undeclared-parameter` (a warning): a query parameter the operation does not declare (`page=2` on
+ *   the action list, `pagesize=5`). The answer is what the service gives: the parameter is ignored.
+ * - `hint` (information): a valid request that often means something else than intended (a date-only
+ *   `to` is midnight, not the end of that day; a timestamp without a zone).
  */
-export type ViolationKind = 'invalid-request' | 'malformed-request' | 'precision-loss';
+export type ViolationKind =
+  | 'invalid-request'
+  | 'malformed-request'
+  | 'precision-loss'
+  | 'undeclared-parameter'
+  | 'hint';
+
+/**
+ * `error`: the request broke the contract (the first three kinds); `warning`: it was answered as the
+ * service would, but the client sent something the contract does not have; `info`: a hint.
+ */
+export type ViolationSeverity = 'error' | 'warning' | 'info';
+
+/** The severity of each kind. */
+export const SEVERITY_OF: Readonly<Record<ViolationKind, ViolationSeverity>> = {
+  'invalid-request': 'error',
+  'malformed-request': 'error',
+  'precision-loss': 'error',
+  'undeclared-parameter': 'warning',
+  hint: 'info',
+};
 
 export interface ViolationIssue {
   readonly location: IssueLocation | 'transport';
@@ -17,9 +42,17 @@ export interface ViolationIssue {
   readonly pointer: string;
   /** A human path: `pageSize`, `records[3].score`. */
   readonly field: string;
-  /** The JSON Schema keyword (`maximum`, `required`...), or `precision-loss`, or the engine error code. */
+  /**
+   * The JSON Schema keyword (`maximum`, `required`...), `precision-loss`, the engine error code,
+   * `rejected` (a check of the handler: `fullFilter` with `filter`, `from` after `to`), `undeclared`, or
+   * the hint's name (`date-only-to`, `timestamp-without-zone`).
+   */
   readonly keyword: string;
   readonly message: string;
+  /** The rule of the catalog (`contract/rules.json`, docs/rules.md) the request broke or should mind. */
+  readonly rule: string | null;
+  /** What to do instead, when there is more to say than the message. */
+  readonly hint?: string;
 }
 
 /** The offending request, without secrets: key and token header values are replaced. */
@@ -38,6 +71,7 @@ export interface Violation {
   /** When, on the engine clock (ISO 8601). */
   readonly at: string;
   readonly kind: ViolationKind;
+  readonly severity: ViolationSeverity;
   /** The operation the request was for; null when it matched none. */
   readonly operationId: string | null;
   /** The status the mock answered. */
@@ -50,6 +84,8 @@ export interface Violation {
 
 export interface ViolationFilter {
   readonly kind?: ViolationKind;
+  /** This severity or a graver one (`warning` lists errors and warnings). */
+  readonly severity?: ViolationSeverity;
   readonly operationId?: string;
   /** Only violations with a greater `seq` (poll with the last seq you saw). */
   readonly since?: number;

@@ -1,0 +1,22 @@
+/** The page's one live region: what an action did, or why it failed (read out by screen readers). */
+import { ApiError } from './api.ts';
+import { byId } from './dom.ts';
+
+export function say(message: string, kind: 'ok' | 'error' = 'ok'): void {
+  const region = byId('status');
+  region.textContent = message;
+  region.dataset['kind'] = kind;
+}
+
+/** Runs an action of the page; its failure is shown, never thrown. */
+export async function attempt(what: string, action: () => Promise<string | undefined>): Promise<void> {
+  try {
+    const done = await action();
+    if (done !== undefined) say(done);
+  } catch (error) {
+    say(
+      `${what} failed: ${error instanceof ApiError || error instanceof Error ? error.message : String(error)}`,
+      'error',
+    );
+  }
+}

@@ -1,0 +1,2 @@
+/** See check-exports.js. */
+export function checkExports(packageDir: string, distDir?: string): Promise<string[]>;

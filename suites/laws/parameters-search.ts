@@ -1,0 +1,149 @@
+/**
+ * Conversation search (spec 4.13): the filter's one sample form (`key=value` terms joined with `+`,
+ * all of which must hold; `status=OPEN`) holds on every item and a further term never counts more;
+ * pages of `pageSize` are slices of one larger page. Keys beyond `status` may be refused with 400.
+ */
+import fc from 'fast-check';
+import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { arr, call, expectConforming, num, obj, str } from './support.ts';
+
+interface SearchAnswer {
+  readonly items: readonly Record<string, unknown>[];
+  readonly total: number;
+  readonly capped: boolean;
+  readonly keys: readonly string[];
+}
+
+/** One search page; `refusable` accepts a 400 (a DSL key the spec does not show) as undefined. */
+async function search(
+  ctx: LawContext,
+  query: Record<string, string | number>,
+  rule: string,
+  refusable = false,
+): Promise<SearchAnswer | undefined> {
+  const res = await call(ctx, 'searchConversations', { auth: 'read', query });
+  if (refusable && res.status === 400) {
+    expectConforming(ctx, 'searchConversations', res, { status: 400, statusRule: rule });
+    return undefined;
+  }
+  const ok = expectConforming(ctx, 'searchConversations', res, {
+    status: 200,
+    statusRule: rule,
+    what: `searchConversations ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`,
+  });
+  const body = obj(ok.parsed);
+  const items = arr(body['data']).map(obj);
+  return {
+    items,
+    total: num(body['totalRecords']) ?? 0,
+    capped: body['totalRecordsCapped'] === true,
+    keys: items.map((i) => `${str(i['actionId']) ?? '?'}/${str(i['threadId']) ?? '?'}`),
+  };
+}
+
+/** The first two pages of 100 under a filter (the rule charged if a status other than 200 comes back). */
+async function firstPages(
+  ctx: LawContext,
+  filter: string,
+  rule: string,
+  refusable: boolean,
+): Promise<SearchAnswer | undefined> {
+  const one = await search(ctx, { filter, pageSize: 100 }, rule, refusable);
+  if (one === undefined || one.items.length < 100) return one;
+  const two = await search(ctx, { filter, pageSize: 100, page: 2 }, rule, refusable);
+  return two === undefined ? one : { ...one, items: [...one.items, ...two.items] };
+}
+
+function checkHolds(
+  answer: SearchAnswer,
+  filter: string,
+  terms: Readonly<Record<string, string>>,
+  rule: string,
+): void {
+  for (const item of answer.items) {
+    for (const [key, value] of Object.entries(terms)) {
+      if (item[key] !== value)
+        violate(
+          rule,
+          `term-fails:${key}`,
+          `search filter=${filter} returns action ${String(item['actionId'])} with ${key} ${JSON.stringify(item[key])}: every term must hold`,
+        );
+    }
+  }
+}
+
+export const searchFilter: Law = {
+  id: 'parameters.search-filter',
+  group: 'parameters',
+  title:
+    "conversation search: the spec's sample filter status=OPEN holds on every item; a further term (status=OPEN+platform=P) holds too and never counts more (400 accepted for that key)",
+  ruleIds: ['SEARCH-FILTER-STATUS-OPEN', 'SEARCH-FILTER-TERMS-NARROW', 'SEARCH-ENVELOPE'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      let checks = 0;
+      const unfiltered = await search(ctx, { pageSize: 1 }, 'SEARCH-ENVELOPE');
+      const open = await firstPages(ctx, 'status=OPEN', 'SEARCH-FILTER-STATUS-OPEN', false);
+      if (open === undefined || unfiltered === undefined) return checks;
+      checkHolds(open, 'status=OPEN', { status: 'OPEN' }, 'SEARCH-FILTER-STATUS-OPEN');
+      checks += open.items.length;
+      if (!open.capped && !unfiltered.capped && open.total > unfiltered.total)
+        violate(
+          'SEARCH-FILTER-TERMS-NARROW',
+          'filter-counts-more',
+          `search filter=status=OPEN counts ${open.total}, more than the ${unfiltered.total} of the unfiltered search`,
+        );
+      // Two platforms of the OPEN items: each conjunction holds and counts no more than status=OPEN.
+      const platforms = [
+        ...new Set(open.items.flatMap((i) => (typeof i['platform'] === 'string' ? [i['platform']] : []))),
+      ];
+      for (const platform of platforms.slice(0, 2)) {
+        const filter = `status=OPEN+platform=${platform}`;
+        const both = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);
+        if (both === undefined) continue;
+        checkHolds(both, filter, { status: 'OPEN', platform }, 'SEARCH-FILTER-TERMS-NARROW');
+        if (!both.capped && !open.capped && both.total > open.total)
+          violate(
+            'SEARCH-FILTER-TERMS-NARROW',
+            'term-counts-more',
+            `search filter=${filter} counts ${both.total}, more than the ${open.total} of filter=status=OPEN`,
+          );
+        checks += both.items.length + 1;
+      }
+      return checks;
+    }),
+};
+
+export const searchPages: Law = {
+  id: 'parameters.search-pages',
+  group: 'parameters',
+  title: 'conversation search: page p of pageSize s is the slice [(p-1)s, ps) of page 1 of pageSize p*s',
+  ruleIds: ['SEARCH-PAGES-AGREE', 'SEARCH-PAGE-ECHO'],
+  needs: { keys: ['read'] },
+  run: (ctx) => {
+    const arb = fc
+      .record({ size: fc.integer({ min: 1, max: 25 }), page: fc.integer({ min: 2, max: 4 }) })
+      .filter(({ size, page }) => size * page <= 100);
+    return runProperty(
+      ctx,
+      arb,
+      async ({ size, page }) => {
+        const big = await search(ctx, { page: 1, pageSize: size * page }, 'SEARCH-PAGE-ECHO');
+        const small = await search(ctx, { page, pageSize: size }, 'SEARCH-PAGE-ECHO');
+        const again = await search(ctx, { page: 1, pageSize: size * page }, 'SEARCH-PAGE-ECHO');
+        // A deployment receiving conversations meanwhile shifts the pages: judge only a still picture.
+        if (big === undefined || small === undefined || again === undefined) return;
+        if (again.keys.join() !== big.keys.join()) return;
+        const slice = big.keys.slice((page - 1) * size, page * size);
+        if (small.keys.join() !== slice.join())
+          violate(
+            'SEARCH-PAGES-AGREE',
+            'page-not-slice',
+            `search page=${page} pageSize=${size} lists ${JSON.stringify(small.keys.slice(0, 5))}..., not items ${(page - 1) * size + 1}..${page * size} of page 1 pageSize=${size * page} (${JSON.stringify(slice.slice(0, 5))}...)`,
+          );
+      },
+      { runs: Math.min(ctx.runs, 6) },
+    );
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * Shared reads of the parameter laws (suites/laws/parameters-*.ts): one analytics answer checked
+ * against the contract, settled windows aligned on whole minutes, and the tags of the history.
+ */
+import fc from 'fast-check';
+import type { LawContext } from '../../src/conformance/law.ts';
+import { DAY_MS, settledAnchor } from './discover.ts';
+import { arr, call, expectConforming, obj, str } from './support.ts';
+
+const MINUTE_MS = 60_000;
+
+/** The rule charged when an analytics read with valid parameters is not answered 200. */
+export const QUERY_RULE: Readonly<Record<string, string>> = {
+  listAgents: 'AGENT-LIST-ENVELOPE',
+  getAgent: 'AGENT-DETAIL-QUERY-PARAMS',
+  listQueues: 'QUEUE-QUERY-PARAMS',
+  getTagAnalytics: 'TAGS-QUERY-PARAMS',
+  getTagVolume: 'VOLUME-QUERY-PARAMS',
+  getSentimentByDay: 'SENT-DAY-QUERY-PARAMS',
+  getSentimentByTag: 'SENT-TAG-QUERY-PARAMS',
+  getEngagement: 'ENG-QUERY-PARAMS',
+};
+
+export type Query = Readonly<Record<string, string | number | boolean>>;
+
+/** One analytics read with valid parameters: 200 and the contract's shape, the parsed body back. */
+export async function readAnalytics(
+  ctx: LawContext,
+  operationId: string,
+  query: Query,
+  path?: Readonly<Record<string, string>>,
+): Promise<Record<string, unknown>> {
+  const res = await call(ctx, operationId, { auth: 'read', query, ...(path === undefined ? {} : { path }) });
+  const ok = expectConforming(ctx, operationId, res, {
+    status: 200,
+    statusRule: QUERY_RULE[operationId] ?? 'ERR-STATUS-IN-DECLARED-SET',
+    what: `${operationId} ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`,
+  });
+  return obj(ok.parsed);
+}
+
+export interface Span {
+  readonly from: number;
+  readonly to: number;
+}
+
+export const isoOf = (t: number): string => new Date(t).toISOString();
+export const windowQuery = (w: Span): { from: string; to: string } => ({
+  from: isoOf(w.from),
+  to: isoOf(w.to),
+});
+export const spanText = (w: Span): string => `${isoOf(w.from)}..${isoOf(w.to)}`;
+
+/**
+ * A settled window of the last `spanDays` (whole minutes, ending an hour ago) split at a whole
+ * minute: `outer` = [from, to], `first` = [from, split - 1 ms], `second` = [split, to]. The halves share
+ * no instant even on a deployment that truncates bounds to seconds.
+ */
+export function splitWindows(
+  ctx: LawContext,
+  spanDays: number,
+): fc.Arbitrary<{ outer: Span; first: Span; second: Span }> {
+  const anchor = settledAnchor(ctx) - (settledAnchor(ctx) % MINUTE_MS);
+  const minutes = Math.floor((spanDays * DAY_MS) / MINUTE_MS);
+  return fc
+    .tuple(
+      fc.integer({ min: 0, max: minutes }),
+      fc.integer({ min: 0, max: minutes }),
+      fc.double({ min: 0.05, max: 0.95, noNaN: true }),
+    )
+    .filter(([a, b]) => Math.abs(a - b) >= 2)
+    .map(([a, b, p]) => {
+      const from = anchor - Math.max(a, b) * MINUTE_MS;
+      const to = anchor - Math.min(a, b) * MINUTE_MS;
+      const steps = (to - from) / MINUTE_MS;
+      const split = from + Math.max(1, Math.min(steps - 1, Math.round(steps * p))) * MINUTE_MS;
+      return { outer: { from, to }, first: { from, to: split - 1 }, second: { from: split, to } };
+    });
+}
+
+export interface TagRow {
+  readonly tagId: string;
+  readonly tagName: string;
+  readonly groupName: string | null;
+}
+
+/** The tags of the settled 90-day history (up to 200), from tag analytics, fetched once per run. */
+export function historyTags(ctx: LawContext): Promise<readonly TagRow[]> {
+  return ctx.memo('sample:tags', async () => {
+    const body = await readAnalytics(ctx, 'getTagAnalytics', {
+      ...windowQuery(historySpan(ctx)),
+      limit: 200,
+    });
+    return arr(obj(body['data'])['tagBreakdown'])
+      .map(obj)
+      .flatMap((r) => {
+        const tagId = str(r['tagId']);
+        const tagName = str(r['tagName']);
+        if (tagId === undefined || tagName === undefined) return [];
+        return [{ tagId, tagName, groupName: str(r['groupName']) ?? null }];
+      });
+  });
+}
+
+/** The settled 90-day history window the tag sample comes from. */
+export function historySpan(ctx: LawContext): Span {
+  const anchor = settledAnchor(ctx);
+  return { from: anchor - 90 * DAY_MS, to: anchor };
+}

@@ -1,0 +1,184 @@
+/**
+ * The same action read through the action list, the conversation search and its detail agrees on
+ * every field the records share (spec 2.1, 2.2): the summary's flat `assignee*` and `user*` keys are
+ * the detail's nested `assignee` and `user`; tags compare as sets (their order is not stated); an
+ * action whose `updatedAt` moved between the reads changed meanwhile and is not judged.
+ */
+import fc from 'fast-check';
+import { runProperty, violate } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { canonical, readFields } from './custom-fields.ts';
+import { sampleActions } from './discover.ts';
+import { arr, call, expectConforming, obj, str } from './support.ts';
+
+/** Keys with the same name and meaning in the summary (2.1) and the detail (2.2). */
+const SHARED = [
+  'actionId',
+  'actionTitle',
+  'actionSummary',
+  'status',
+  'platform',
+  'recordType',
+  'isPublicPost',
+  'serviceURL',
+  'sourceURL',
+  'queue',
+  'initialQueue',
+  'sentiment',
+  'sentimentScore',
+  'moderation',
+  'createdAt',
+  'updatedAt',
+  'initialMessageTime',
+  'initialResponseTime',
+  'closeTime',
+  'claimTime',
+  'firstResponseTime',
+  'handleTime',
+  'serverName',
+  'channelName',
+  'csatScore',
+  'csatFeedback',
+  'estimatedCSAT',
+  'totalMessages',
+  'totalUserMessages',
+  'totalAgentMessages',
+  'tags',
+  'closingTags',
+  'customFields',
+  'rootMessageText',
+] as const;
+
+/** Summary key -> [detail object, key inside it]. */
+const NESTED: Readonly<Record<string, readonly [string, string]>> = {
+  assigneeName: ['assignee', 'name'],
+  assigneeEmail: ['assignee', 'email'],
+  assigneeUserId: ['assignee', 'userId'],
+  assigneeRole: ['assignee', 'role'],
+  userName: ['user', 'name'],
+  userUsername: ['user', 'username'],
+  userId: ['user', 'userId'],
+  userEmail: ['user', 'email'],
+  userFollowerCount: ['user', 'followerCount'],
+};
+
+const TIMES = new Set([
+  'createdAt',
+  'updatedAt',
+  'initialMessageTime',
+  'initialResponseTime',
+  'closeTime',
+  'claimTime',
+]);
+
+/** Equal as the field means: timestamps as instants, tag lists as sets, everything else as JSON. */
+function same(key: string, a: unknown, b: unknown): boolean {
+  if (TIMES.has(key) && typeof a === 'string' && typeof b === 'string') {
+    const [x, y] = [Date.parse(a), Date.parse(b)];
+    if (Number.isFinite(x) && Number.isFinite(y)) return x === y;
+  }
+  if ((key === 'tags' || key === 'closingTags') && Array.isArray(a) && Array.isArray(b))
+    return canonical(a.map(canonical).sort()) === canonical(b.map(canonical).sort());
+  return canonical(a) === canonical(b);
+}
+
+type Pairs = readonly (readonly [string, unknown, unknown])[];
+
+/** The shared fields of a summary and a detail, as [label, summary value, detail value]. */
+function summaryVsDetail(s: Record<string, unknown>, d: Record<string, unknown>): Pairs {
+  return [
+    ...SHARED.map((k) => [k, s[k], d[k]] as const),
+    ...Object.entries(NESTED).map(
+      ([k, [o, inner]]) => [`${k} / ${o}.${inner}`, s[k], obj(d[o])[inner]] as const,
+    ),
+  ];
+}
+
+/** Two summaries (list item and search item): every key of 2.1 but the on-request conversationJson. */
+function summaryVsSummary(a: Record<string, unknown>, b: Record<string, unknown>): Pairs {
+  return [...SHARED, ...Object.keys(NESTED)].map((k) => [k, a[k], b[k]] as const);
+}
+
+function compare(id: string, what: string, pairs: Pairs): void {
+  for (const [label, a, b] of pairs) {
+    const key = label.split(' ')[0] ?? label;
+    if (!same(key, a, b))
+      violate(
+        'DETAIL-READS-AGREE',
+        `disagree:${what}:${key}`,
+        `action ${id}: ${label} reads ${canonical(a)} in the ${what.split('-')[0]} and ${canonical(b)} in the ${what.split('-')[1]}`,
+      );
+  }
+}
+
+/** The first page of 100 of conversation search (the newest conversations), fetched once per run. */
+function searchSample(ctx: LawContext): Promise<readonly Record<string, unknown>[]> {
+  return ctx.memo('sample:search-items', async () => {
+    const res = await call(ctx, 'searchConversations', { auth: 'read', query: { pageSize: 100 } });
+    const ok = expectConforming(ctx, 'searchConversations', res, {
+      status: 200,
+      statusRule: 'SEARCH-ENVELOPE',
+    });
+    return arr(obj(ok.parsed)['data']).map(obj);
+  });
+}
+
+export const readsAgree: Law = {
+  id: 'identity.reads-agree',
+  group: 'identity',
+  title:
+    'the same action reads the same in the action list, the conversation search and its detail (queue, status, times, tags, counts, custom fields, user and assignee), and its custom-fields read agrees with customFields',
+  ruleIds: ['DETAIL-READS-AGREE', 'CF-READ-AGREES-WITH-ACTION', 'DETAIL-CONSISTENT-WITH-LIST'],
+  needs: { keys: ['read'] },
+  run: async (ctx) => {
+    const listed = await sampleActions(ctx);
+    const searched = await searchSample(ctx);
+    const byId = (items: readonly Record<string, unknown>[]) =>
+      new Map(items.map((i) => [str(i['actionId']) ?? '', i] as const));
+    const inList = byId(listed);
+    const inSearch = byId(searched);
+    const pool = [...new Set([...inList.keys(), ...inSearch.keys()])].filter((id) => id !== '');
+    if (pool.length === 0)
+      return {
+        kind: 'not-run',
+        ruleIds: readsAgree.ruleIds,
+        reason: 'neither the list nor the search shows an action',
+      };
+    return runProperty(
+      ctx,
+      fc.constantFrom(...pool),
+      async (id) => {
+        const res = await call(ctx, 'getAction', { auth: 'read', path: { id } });
+        const detail = obj(
+          expectConforming(ctx, 'getAction', res, { status: 200, statusRule: 'DETAIL-CONSISTENT-WITH-LIST' })
+            .parsed,
+        );
+        const list = inList.get(id);
+        const found = inSearch.get(id);
+        // An action updated between the reads changed meanwhile: nothing to judge.
+        const settled = (s: Record<string, unknown>) =>
+          same('updatedAt', s['updatedAt'], detail['updatedAt']);
+        if (list !== undefined && settled(list)) compare(id, 'list-detail', summaryVsDetail(list, detail));
+        if (found !== undefined && settled(found))
+          compare(id, 'search-detail', summaryVsDetail(found, detail));
+        if (
+          list !== undefined &&
+          found !== undefined &&
+          same('updatedAt', list['updatedAt'], found['updatedAt'])
+        )
+          compare(id, 'list-search', summaryVsSummary(list, found));
+        const map = obj(detail['customFields']);
+        for (const field of await readFields(ctx, id)) {
+          if (field.value === null || !(field.fieldName in map)) continue;
+          if (canonical(map[field.fieldName]) !== canonical(field.value))
+            violate(
+              'CF-READ-AGREES-WITH-ACTION',
+              'custom-field-disagrees',
+              `action ${id}: custom field ${field.fieldName} reads ${canonical(field.value)} through GET custom-fields but ${canonical(map[field.fieldName])} in the action's customFields`,
+            );
+        }
+      },
+      { runs: Math.min(ctx.runs, 10) },
+    );
+  },
+};

@@ -1,0 +1,3 @@
+import { describeLaws } from './vitest-laws.ts';
+
+describeLaws('parameters');
