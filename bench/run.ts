@@ -6,7 +6,7 @@
  *   npm run bench -- --quick                       # short rounds and small sizes, into bench/results/quick/
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
- * Sections: throughput, startup, scale, conformance, garbage, soak, package, agent, agent-paging,
+ * Sections: throughput, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
  * agent-conformance, validators, state. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
@@ -30,6 +30,7 @@ import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sectio
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
 import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
+import { type PackageSizesResult, packageSizes, renderPackageSizes } from './sections/package-sizes.ts';
 import { scale } from './sections/scale.ts';
 import { soak } from './sections/soak.ts';
 import { startup } from './sections/startup.ts';
@@ -45,6 +46,7 @@ const SECTIONS = [
   'garbage',
   'soak',
   'package',
+  'package-sizes',
   'agent',
   'agent-paging',
   'agent-conformance',
@@ -186,6 +188,9 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
     case 'package':
       await timed(section, () => packageSection({ runs: quick ? 3 : 7, log }));
       break;
+    case 'package-sizes':
+      await timed(section, () => packageSizes({ log }));
+      break;
     case 'agent':
       await timed(section, () =>
         agentSection({ runs: quick ? 20 : 200, actions: quick ? 5_000 : 17_000, log }),
@@ -224,6 +229,7 @@ function sectionNote<T>(section: Section, render: (result: T, stamp: string) => 
   notes.push(render(measured.result, stamp));
 }
 sectionNote<PackageResult>('package', renderPackage);
+sectionNote<PackageSizesResult>('package-sizes', renderPackageSizes);
 sectionNote<AgentResult>(
   'agent',
   renderAgent,

@@ -160,7 +160,7 @@ describe('leave no trace (LEFT-CHANGED)', () => {
   }, 120_000);
 
   for (const mode of ['refuse', 'ignore'] as const) {
-    it(`a restore the deployment ${mode === 'refuse' ? 'refuses (422)' : 'answers 200 without storing'} fails the run with LEFT-CHANGED naming the action, the field and the original value`, async () => {
+    it(`a restore the deployment ${mode === 'refuse' ? 'refuses (422)' : 'answers 200 without storing'} fails the run with LEFT-CHANGED naming the action, the field and the original value, and stops further writes`, async () => {
       const runs = 3;
       await withTarget(
         () => locksAfter(runs, mode),
@@ -171,7 +171,7 @@ describe('leave no trace (LEFT-CHANGED)', () => {
             seed: 3,
             runs,
             allowWrites: true,
-            only: ['custom-fields.patch-persists'],
+            only: ['custom-fields'],
             runId: `lnt-${mode}`,
           });
           const failure = report.laws.find((l) => l.lawId === 'custom-fields.patch-persists')?.outcome;
@@ -180,6 +180,11 @@ describe('leave no trace (LEFT-CHANGED)', () => {
           expect(failure.ruleId).toBe('LEFT-CHANGED');
           expect(report.ok).toBe(false);
           expect(report.verdict).toBe('not-conformant');
+          // After a restore failed, no law writes again: the next custom-field law is not run.
+          const next = report.laws.find((l) => l.lawId === 'custom-fields.patch-inputs')?.outcome;
+          expect(next?.kind === 'not-run' ? next.reason : next?.kind).toMatch(
+            /could not put back .*LEFT-CHANGED/,
+          );
           // The counterexample says what to put back, and the message names it too.
           const { actionId, putBack } = failure.counterexample as { actionId: string; putBack: Json };
           const fieldsNow = await (

@@ -91,6 +91,14 @@ async function attempt<T>(what: () => Promise<T>): Promise<T | Error> {
   }
 }
 
+/**
+ * The actions this run could not put back, run-wide (one set shared through the run's memo): once
+ * one is recorded, no law writes again to data the run did not create.
+ */
+function leftChanged(ctx: LawContext): Promise<Set<string>> {
+  return ctx.memo('left-changed', async () => new Set<string>());
+}
+
 interface LeftChanged {
   readonly fieldName: string;
   readonly putBack: unknown;
@@ -151,6 +159,7 @@ export async function restoreFields(
   if (!(after instanceof Error))
     for (const f of after.filter((f) => f.fieldName.startsWith(ctx.prefix)))
       problems.push({ fieldName: f.fieldName, putBack: '(remove the field)', why: 'this run created it' });
+  if (problems.length > 0) (await leftChanged(ctx)).add(actionId);
   if (problems.length > 0)
     violate(
       'LEFT-CHANGED',
@@ -165,13 +174,21 @@ export async function restoreFields(
 
 /**
  * Runs a law's writes, then restores the fields whatever happened. A failed restore is the law's
- * outcome: data left changed outranks any other finding and is never swallowed.
+ * outcome: data left changed outranks any other finding and is never swallowed. After one, no law
+ * writes again (a re-run of the law included): it is not run.
  */
 export async function withRestore(
   ctx: LawContext,
   target: { readonly actionId: string; readonly fields: readonly FieldInfo[] },
   writes: () => Promise<CheckOutcome>,
 ): Promise<CheckOutcome> {
+  const left = await leftChanged(ctx);
+  if (left.size > 0)
+    return {
+      kind: 'not-run',
+      ruleIds: ctx.ruleIds,
+      reason: `no more writes to data this run did not create: it could not put back action ${[...left].join(', ')} (LEFT-CHANGED)`,
+    };
   let outcome: CheckOutcome;
   try {
     outcome = await writes();

@@ -592,6 +592,22 @@ export const MUTANTS: readonly Mutant[] = [
     },
   },
   {
+    id: 'control-filter-platform-ignored',
+    description: 'conversation search ignores a filter key the spec does not show (platform) and answers 200',
+    expect: [],
+    control: true,
+    hook: () =>
+      rewriteRequest(['searchConversations'], (r) =>
+        setQuery(r, (q) => {
+          const filter = q.get('filter');
+          if (filter === null) return;
+          const kept = filter.split('+').filter((term) => !term.startsWith('platform='));
+          if (kept.length === 0) q.delete('filter');
+          else q.set('filter', kept.join('+'));
+        }),
+      ),
+  },
+  {
     id: 'control-volume-tags-as-ids',
     description: 'tag volume names its tags by id instead of by name (the spec says only "array of string")',
     expect: [],
