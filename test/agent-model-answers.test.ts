@@ -284,3 +284,44 @@ describe('cursors bound to the meaning of the input (issue 22 point 7)', () => {
     }
   });
 });
+
+describe('metadata true to the key (issue 22 point 5 and 7)', () => {
+  it('AGENT-MCP-ANNOTATIONS-TRUE-TO-KEY: execute is read-only for a Reporting key and destructive for a read-and-write key; list_skills lists what the key can carry out', async () => {
+    const hintsOf = async (client: Client) =>
+      (await client.listTools()).tools.find((t) => t.name === 'execute')?.annotations;
+    const reporting = await connect('reporting');
+    const readWrite = await connect('read_write');
+    expect(await hintsOf(reporting)).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(await hintsOf(readWrite)).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    const skills = async (client: Client) =>
+      (
+        (await client.callTool({ name: 'list_skills', arguments: {} })).structuredContent as {
+          skills: { name: string }[];
+        }
+      ).skills.map((s) => s.name);
+    expect(await skills(reporting)).not.toContain('reply-to-customer-safely');
+    expect(await skills(reporting)).toContain('triage-queue');
+    expect(await skills(readWrite)).toContain('reply-to-customer-safely');
+  });
+
+  it('spec() states the ranges the data has, and a constant mismatch names the constant', async () => {
+    const client = await connect('reporting');
+    const answer = await execute(
+      client,
+      `const s = spec('query.search.actions');
+       const a = spec('query.analytics.actions');
+       let message = '';
+       try { await call('query.analytics.actions', { v: 2, source: 'actions', lines: [{ measure: 'actions', aggregation: 'count' }], groupBy: [] }); } catch (e) { message = e.message; }
+       return { item: s.outputSchema.$defs.ActionSummary.properties.estimatedCSAT, measures: JSON.stringify(a.inputSchema), message };`,
+    );
+    const result = answer.structured['result'] as {
+      item: Record<string, unknown>;
+      measures: string;
+      message: string;
+    };
+    expect(result.item).toMatchObject({ minimum: 0, maximum: 5 });
+    expect(result.measures).toContain('estimatedCsat (1..5');
+    expect(result.measures).not.toContain('estimatedCsat (0..1)');
+    expect(result.message).toContain('must be 1 (got 2)');
+  });
+});

@@ -67,12 +67,34 @@ describe('list_skills, read_skill, read_skill_file', () => {
 
   it('the tools answer through AgentTool.handle', async () => {
     const [list, read, readFile] = createSkillTools();
-    const ctx = {} as AgentContext;
+    const ctx = { identity: { profile: 'read_write', scopes: ['read', 'write'] } } as unknown as AgentContext;
     expect(list?.name).toBe('list_skills');
     expect((await list?.handle(ctx, {}))?.ok).toBe(true);
     expect((await read?.handle(ctx, { name: 'triage-queue' }))?.ok).toBe(true);
     const file = await readFile?.handle(ctx, { name: 'triage-queue', path: 'notes/priorities.md' });
     expect(file?.ok && (file.value as { text: string }).text).toContain('Very negative');
+  });
+
+  it('list_skills lists only the playbooks the key can carry out (its tools and scopes)', async () => {
+    const [list] = createSkillTools();
+    const names = async (profile: string, scopes: string[]) => {
+      const ctx = { identity: { profile, scopes } } as unknown as AgentContext;
+      const answer = await list?.handle(ctx, {});
+      if (answer === undefined || !answer.ok) throw new Error('list_skills failed');
+      return (answer.value as { skills: { name: string }[] }).skills.map((s) => s.name).sort();
+    };
+    const all = [
+      'export-actions-window',
+      'reply-to-customer-safely',
+      'triage-queue',
+      'weekly-sentiment-report',
+    ];
+    expect(await names('read_write', ['read', 'write'])).toEqual(all);
+    // Reporting: execute but no reply tools.
+    expect(await names('reporting', ['read'])).toEqual(all.filter((n) => n !== 'reply-to-customer-safely'));
+    // Write: reply tools but no execute; Import: neither.
+    expect(await names('write', ['write'])).toEqual([]);
+    expect(await names('import', ['ingest', 'ingest:read'])).toEqual([]);
   });
 
   const refused: Array<[string, string, string, 'invalid_input' | 'not_found']> = [

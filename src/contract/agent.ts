@@ -125,6 +125,31 @@ function readToolDeclarations(tools: unknown): AgentToolDeclaration[] {
   });
 }
 
+/** Per key profile, annotations that replace a tool's own (tools.json `profiles.<p>.annotations`). */
+function readProfileAnnotations(
+  profiles: unknown,
+  toolNames: ReadonlySet<string>,
+): Record<AgentKeyProfile, Readonly<Record<string, AgentToolAnnotations>>> {
+  const out = {} as Record<AgentKeyProfile, Readonly<Record<string, AgentToolAnnotations>>>;
+  for (const profile of AGENT_KEY_PROFILES) {
+    const entry = isObject(profiles) ? profiles[profile] : undefined;
+    const given = isObject(entry) ? entry['annotations'] : undefined;
+    const table: Record<string, AgentToolAnnotations> = {};
+    if (given !== undefined) {
+      if (!isObject(given)) fail('tools.json', `profiles.${profile}.annotations must be an object`);
+      for (const [tool, hints] of Object.entries(given)) {
+        if (!toolNames.has(tool))
+          fail('tools.json', `profiles.${profile}.annotations names unknown tool ${tool}`);
+        if (!isObject(hints) || !Object.values(hints).every((v) => typeof v === 'boolean'))
+          fail('tools.json', `profiles.${profile}.annotations.${tool} must map hint names to booleans`);
+        table[tool] = hints as unknown as AgentToolAnnotations;
+      }
+    }
+    out[profile] = Object.freeze(table);
+  }
+  return out;
+}
+
 function readProfiles(
   profiles: unknown,
   toolNames: ReadonlySet<string>,
@@ -182,6 +207,10 @@ export interface AgentContract {
   readonly tools: readonly AgentToolDeclaration[];
   /** Which tools each key profile may use (tools.json `profiles`), in declaration order. */
   readonly profiles: Readonly<Record<AgentKeyProfile, readonly string[]>>;
+  /** Annotations a key profile replaces (tools.json `profiles.<p>.annotations`), by tool. */
+  readonly profileAnnotations: Readonly<
+    Record<AgentKeyProfile, Readonly<Record<string, AgentToolAnnotations>>>
+  >;
   /** The failure kinds and codes (failures.json `kinds`). */
   readonly failureKinds: readonly { readonly kind: string; readonly code: string }[];
   /** The schema at `pointer` in `file`, or undefined when the file or the pointer does not exist. */
@@ -219,6 +248,10 @@ export function loadAgentContract(declared: Readonly<Record<string, unknown>> = 
   if (!isObject(failures)) fail('failures.json', 'missing or not an object');
   const declarations = readToolDeclarations(tools['tools']);
   const profiles = readProfiles(tools['profiles'], new Set(declarations.map((t) => t.name)));
+  const profileAnnotations = readProfileAnnotations(
+    tools['profiles'],
+    new Set(declarations.map((t) => t.name)),
+  );
   const kinds = failures['kinds'];
   if (
     !Array.isArray(kinds) ||
@@ -300,6 +333,7 @@ export function loadAgentContract(declared: Readonly<Record<string, unknown>> = 
     files,
     tools: declarations,
     profiles,
+    profileAnnotations,
     failureKinds: kinds as { kind: string; code: string }[],
     schemaAt,
     toolSchemas,

@@ -96,6 +96,9 @@ function expectation(error: ErrorObject, value: unknown): string {
       const allowed = Array.isArray(params['allowedValues']) ? params['allowedValues'] : [];
       return `must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')} (got ${describeValue(value)})`;
     }
+    case 'const':
+      // ajv says "must be equal to constant" without the constant: name it.
+      return `must be ${JSON.stringify(params['allowedValue'])} (got ${describeValue(value)})`;
     case 'format':
       return `must be a valid ${String(params['format'])} (got ${describeValue(value)})`;
     case 'minLength':

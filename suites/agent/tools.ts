@@ -341,8 +341,73 @@ const importKeyLimited: Law = {
     ),
 };
 
+const ANNOTATIONS_RULE = 'AGENT-MCP-ANNOTATIONS-TRUE-TO-KEY';
+const ANNOTATION_ROLES: readonly KeyRole[] = ['read', 'readWrite', 'write'];
+
+/** A tool's annotations as listed (hints may be absent). */
+function hintsOf(tool: ListedTool): Record<string, unknown> {
+  const annotations = tool['annotations'];
+  return isObj(annotations) ? annotations : {};
+}
+
+/**
+ * The annotations a key sees agree with what it can do: an `execute` annotated read-only cannot
+ * change state (a saved-search create through it must fail), and one that can delete (a create then
+ * a delete succeed) is not annotated `destructiveHint: false`. Whatever it creates it deletes.
+ */
+const annotationsTrue: Law = {
+  id: 'agent.tools.annotations-true',
+  group: GROUP,
+  title:
+    'tool annotations agree with what the key can do (read-only execute cannot write; one that can delete is destructive)',
+  ruleIds: [ANNOTATIONS_RULE],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    agentExamples(ctx, async () => {
+      let checks = 0;
+      for (const role of ANNOTATION_ROLES.filter((r) => ctx.client.hasKey(r))) {
+        await withSession(ctx, role, async (session) => {
+          const execute = (await session.listTools()).find((t) => t.name === 'execute');
+          if (execute === undefined) return;
+          const hints = hintsOf(execute);
+          const name = ctx.unique('annotations');
+          const created = await runScript(
+            session,
+            `const ids = (spec() || []).map((o) => o.id);
+             if (!ids.includes('config.savedSearch.create') || !ids.includes('config.savedSearch.delete')) return { absent: true };
+             const made = await call('config.savedSearch.create', { name: ${JSON.stringify(name)}, query: { limit: 1 } });
+             let deleted = false;
+             try { await call('config.savedSearch.delete', { id: made.id }); deleted = true; } catch (e) {}
+             return { absent: false, created: true, deleted };`,
+          );
+          if (created.kind === 'value' && isObj(created.value) && created.value['absent'] === true) return;
+          const wrote = created.kind === 'value' && isObj(created.value) && created.value['created'] === true;
+          const deleted = wrote && isObj(created.value) && created.value['deleted'] === true;
+          if (hints['readOnlyHint'] === true && wrote)
+            violate(
+              ANNOTATIONS_RULE,
+              'read-only-writes',
+              `execute is annotated readOnlyHint for key ${role}, but a script created (and deleted) a saved search`,
+              hints,
+            );
+          if (deleted && hints['readOnlyHint'] !== true && hints['destructiveHint'] === false)
+            violate(
+              ANNOTATIONS_RULE,
+              'deletes-not-destructive',
+              `execute is annotated destructiveHint: false for key ${role}, but a script deleted a saved search`,
+              hints,
+            );
+          checks += 1;
+        });
+      }
+      if (checks === 0) throw new Absent('no key sees execute with saved-search operations');
+      return checks;
+    }),
+};
+
 export const toolLaws: readonly Law[] = [
   listed,
+  annotationsTrue,
   resultSchema,
   invalidArguments,
   readKeyWriteForbidden,

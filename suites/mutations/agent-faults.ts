@@ -411,6 +411,35 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
     }),
   },
   {
+    id: 'annotations-claim-read-only',
+    description:
+      'tools/list annotates execute readOnlyHint (and not destructive) for every key, though a read-and-write key can create and delete saved searches through it',
+    expect: ['AGENT-MCP-ANNOTATIONS-TRUE-TO-KEY'],
+    fault: () => ({
+      response: (m, request) =>
+        request?.['method'] === 'tools/list' && isObj(m['result']) && Array.isArray(m['result']['tools'])
+          ? {
+              ...m,
+              result: {
+                ...m['result'],
+                tools: m['result']['tools'].map((tool) =>
+                  isObj(tool) && tool['name'] === 'execute'
+                    ? {
+                        ...tool,
+                        annotations: {
+                          ...(isObj(tool['annotations']) ? tool['annotations'] : {}),
+                          readOnlyHint: true,
+                          destructiveHint: false,
+                        },
+                      }
+                    : tool,
+                ),
+              },
+            }
+          : m,
+    }),
+  },
+  {
     id: 'listed-skill-file-unreadable',
     description: 'read_skill_file refuses the files the playbook lists',
     expect: ['AGENT-MCP-SKILL-FILES-READABLE'],

@@ -39,6 +39,44 @@ type Schema = Record<string, unknown>;
 
 const GAP = 'x-spec-gap';
 
+/**
+ * The ranges the data has, stated where the REST contract leaves them open (the agent reads them
+ * through spec()): estimated satisfaction is on the 1..5 scale the analytics average too, the stored
+ * sentiment score is -1..1.
+ */
+function withDataRanges(schema: Schema): Schema {
+  const properties = (schema as { properties?: Record<string, Record<string, unknown>> }).properties ?? {};
+  const ranged = (name: string, minimum: number, maximum: number, note: string) =>
+    properties[name] === undefined
+      ? {}
+      : {
+          [name]: {
+            ...properties[name],
+            minimum,
+            maximum,
+            description: `${String(properties[name]['description'] ?? '')} ${note}`.trim(),
+          },
+        };
+  return {
+    ...schema,
+    properties: {
+      ...properties,
+      ...ranged(
+        'estimatedCSAT',
+        0,
+        5,
+        'On the csat scale, 1 (very dissatisfied) to 5 (very satisfied); a data file may hold 0..5; null when not estimated.',
+      ),
+      ...ranged(
+        'sentimentScore',
+        -1,
+        1,
+        'From -1 (very negative) to 1 (very positive); null when not scored.',
+      ),
+    },
+  };
+}
+
 /** A REST component schema with its `#/components/schemas/X` references pointed at `#/$defs/X`. */
 function restComponent(name: string): Schema {
   const schemas = contractDocument.components?.schemas as Record<string, unknown>;
@@ -178,7 +216,7 @@ const searchOutput: Schema = {
     nextCursor: { type: ['string', 'null'], description: 'null on the last page.' },
   },
   $defs: {
-    ActionSummary: restComponent('ActionSummary'),
+    ActionSummary: withDataRanges(restComponent('ActionSummary')),
     Tag: restComponent('Tag'),
     CustomFields: restComponent('CustomFields'),
   },
@@ -254,7 +292,7 @@ const analyticsInput: Schema = {
         properties: { measure: { enum: [...MEASURES] }, aggregation: { enum: [...AGGREGATIONS] } },
       },
       description:
-        'actions (count, sum: one per action); messages, userMessages, agentMessages (counts per action); firstResponseTime, handleTime (seconds); sentimentScore (-1..1); csat (1..5); estimatedCsat (0..1). count counts actions with a value; avg, p50, p90 are rounded to 2 decimals; a group without values answers null (0 for count and sum).',
+        'actions (count, sum: one per action); messages, userMessages, agentMessages (counts per action); firstResponseTime, handleTime (seconds); sentimentScore (-1..1); csat (1..5); estimatedCsat (1..5, the scale of the records’ estimatedCSAT). count counts actions with a value; avg, p50, p90 are rounded to 2 decimals; a group without values answers null (0 for count and sum).',
     },
     groupBy: {
       type: 'array',

@@ -87,7 +87,23 @@ export function createToolSet(contract: AgentContract, handlers: readonly AgentT
       const known = byProfile.get(identity.profile);
       if (known !== undefined) return known;
       const allowed = new Set(contract.profiles[identity.profile]);
-      const list = served.filter((tool) => allowed.has(tool.declaration.name));
+      // Annotations true to the key: the profile's own replace the tool's (execute is read-only for
+      // a key that cannot write, destructive for one that can delete).
+      const own = contract.profileAnnotations[identity.profile];
+      const list = served
+        .filter((tool) => allowed.has(tool.declaration.name))
+        .map((tool) => {
+          const hints = own[tool.declaration.name];
+          return hints === undefined
+            ? tool
+            : {
+                ...tool,
+                declaration: {
+                  ...tool.declaration,
+                  annotations: { ...tool.declaration.annotations, ...hints },
+                },
+              };
+        });
       byProfile.set(identity.profile, list);
       return list;
     },

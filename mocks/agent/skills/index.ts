@@ -6,6 +6,7 @@
  * const [list, read, readFile] = createSkillTools();
  * await readFile.handle(ctx, { name: 'export-actions-window', path: 'scripts/export-page.js' });
  */
+import { type AgentKeyProfile, agentContract } from '../../../src/contract/agent.ts';
 import type { AgentContext, AgentTool, Outcome } from '../types.ts';
 import { fail, succeed } from '../types.ts';
 import { loadSkills, type Skill, type SkillFile } from './library.ts';
@@ -49,7 +50,18 @@ export function createSkillLibrary(options: SkillToolsOptions = {}) {
   };
   return {
     skills,
-    list: () => succeed({ skills: skills.map(summaryOf) }),
+    /** The playbooks a key can carry out (all of them when no key is given). */
+    list: (can?: { readonly tools: readonly string[]; readonly scopes: readonly string[] }) =>
+      succeed({
+        skills: skills
+          .filter(
+            (skill) =>
+              can === undefined ||
+              (skill.needs.tools.every((t) => can.tools.includes(t)) &&
+                skill.needs.scopes.every((x) => can.scopes.includes(x))),
+          )
+          .map(summaryOf),
+      }),
     read(name: unknown) {
       const found = find(name);
       return found.ok ? succeed({ ...summaryOf(found.value), text: found.value.text }) : found;
@@ -84,7 +96,15 @@ export function createSkillTools(options: SkillToolsOptions = {}): AgentTool[] {
     handle: (_ctx: AgentContext, args) => handle(args),
   });
   return [
-    tool('list_skills', () => library.list()),
+    {
+      name: 'list_skills',
+      // Only the playbooks this key can carry out: its profile's tools and its scopes.
+      handle: (ctx: AgentContext) =>
+        library.list({
+          tools: agentContract().profiles[ctx.identity.profile as AgentKeyProfile] ?? [],
+          scopes: ctx.identity.scopes,
+        }),
+    },
     tool('read_skill', (args) => library.read(args['name'])),
     tool('read_skill_file', (args) => library.readFile(args['name'], args['path'])),
   ];

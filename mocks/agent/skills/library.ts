@@ -26,6 +26,8 @@ export interface Skill {
   /** SKILL.md. */
   readonly text: string;
   readonly files: readonly SkillFile[];
+  /** What a key needs to carry the playbook out: these tools listed and these scopes. */
+  readonly needs: { readonly tools: readonly string[]; readonly scopes: readonly string[] };
 }
 
 /** Bounds on what a playbook may hold (what a read answers at most). */
@@ -78,7 +80,7 @@ function loadSkill(root: string, name: string): Skill {
   const dir = `${root.endsWith('/') ? root : `${root}/`}${name}/`;
   const manifest: unknown = JSON.parse(readBounded(`${dir}skill.json`, `${name}/skill.json`));
   if (!isObject(manifest)) throw new PlaybookError(name, 'skill.json is not an object');
-  const { title, summary, files } = manifest;
+  const { title, summary, files, needs } = manifest;
   if (manifest['name'] !== name)
     throw new PlaybookError(name, 'skill.json name differs from the folder name');
   if (
@@ -104,7 +106,17 @@ function loadSkill(root: string, name: string): Skill {
       text: readBounded(`${dir}${path}`, `${name}/${path}`),
     };
   });
-  return { name, title, summary, text: readBounded(`${dir}SKILL.md`, `${name}/SKILL.md`), files: listed };
+  const wanted = (list: unknown): string[] =>
+    Array.isArray(list) && list.every((x): x is string => typeof x === 'string') ? [...list] : [];
+  const need = typeof needs === 'object' && needs !== null ? (needs as Record<string, unknown>) : {};
+  return {
+    name,
+    title,
+    summary,
+    text: readBounded(`${dir}SKILL.md`, `${name}/SKILL.md`),
+    files: listed,
+    needs: { tools: wanted(need['tools']), scopes: wanted(need['scopes']) },
+  };
 }
 
 /** Loads every playbook under `root`, sorted by name. Throws a `PlaybookError` on a malformed one. */
