@@ -177,9 +177,9 @@ function restPage(): string {
   return lines.join('\n');
 }
 
-/** docs/agent-interface.md, from the source tree or beside the built package; undefined when absent. */
-function interfaceGuide(): string | undefined {
-  for (const relative of ['../../../docs/agent-interface.md', '../../../../docs/agent-interface.md']) {
+/** A page of docs/, from the source tree or beside the built package; undefined when absent. */
+function docsFile(name: string): string | undefined {
+  for (const relative of [`../../../docs/${name}`, `../../../../docs/${name}`]) {
     try {
       return readFileSync(fileURLToPath(new URL(relative, import.meta.url)), 'utf8');
     } catch {
@@ -192,7 +192,7 @@ function interfaceGuide(): string | undefined {
 /** Every page, in llms.txt order. */
 export function buildPages(sources: PageSources): readonly DocPage[] {
   const pages: DocPage[] = [];
-  const guide = interfaceGuide();
+  const guide = docsFile('agent-interface.md');
   if (guide !== undefined)
     pages.push({
       path: '/agent/docs/agent-interface.md',
@@ -200,6 +200,16 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
       summary:
         'How the mock honours every statement of spec 4.18, every choice where the spec is silent, limits and flags.',
       markdown: guide,
+    });
+  // The guide links it: the reply lifecycle and the confirmation page.
+  const replies = docsFile('agent-replies.md');
+  if (replies !== undefined)
+    pages.push({
+      path: '/agent/docs/agent-replies.md',
+      title: 'Replies a person approves',
+      summary:
+        'The reply lifecycle (draft, awaiting approval, queued, delivering, delivered / failed / unknown), the confirmation page a person approves on, and what an agent does in each state.',
+      markdown: replies,
     });
   pages.push({
     path: '/agent/docs/tools.md',
