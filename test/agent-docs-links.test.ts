@@ -63,5 +63,10 @@ describe('the docs host', () => {
     expect(seen.get(`${origin}/agent/docs/agent-interface.md`)).toBe(200);
     expect(seen.get(`${origin}/agent/docs/agent-replies.md`)).toBe(200);
     expect(seen.size).toBeGreaterThan(5);
+    // The served guide speaks to an agent developer: no test files, no SDK version history.
+    for (const page of ['agent-interface.md', 'agent-replies.md']) {
+      const text = await (await fetch(`${origin}/agent/docs/${page}`)).text();
+      expect(text, page).not.toMatch(/\.test\.ts|Why the 2\.x SDK|maintainers -->/);
+    }
   });
 });

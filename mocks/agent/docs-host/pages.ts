@@ -177,6 +177,14 @@ function restPage(): string {
   return lines.join('\n');
 }
 
+/**
+ * The served text speaks to an agent developer: what docs/ marks for this repository's maintainers
+ * (`<!-- maintainers -->...<!-- /maintainers -->`: which test proves what, SDK choices) is left out.
+ */
+function forAgents(markdown: string | undefined): string | undefined {
+  return markdown?.replace(/<!-- maintainers -->[\s\S]*?<!-- \/maintainers -->\n?/g, '');
+}
+
 /** A page of docs/, from the source tree or beside the built package; undefined when absent. */
 function docsFile(name: string): string | undefined {
   for (const relative of [`../../../docs/${name}`, `../../../../docs/${name}`]) {
@@ -192,7 +200,7 @@ function docsFile(name: string): string | undefined {
 /** Every page, in llms.txt order. */
 export function buildPages(sources: PageSources): readonly DocPage[] {
   const pages: DocPage[] = [];
-  const guide = docsFile('agent-interface.md');
+  const guide = forAgents(docsFile('agent-interface.md'));
   if (guide !== undefined)
     pages.push({
       path: '/agent/docs/agent-interface.md',
@@ -202,7 +210,7 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
       markdown: guide,
     });
   // The guide links it: the reply lifecycle and the confirmation page.
-  const replies = docsFile('agent-replies.md');
+  const replies = forAgents(docsFile('agent-replies.md'));
   if (replies !== undefined)
     pages.push({
       path: '/agent/docs/agent-replies.md',
