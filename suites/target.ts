@@ -89,6 +89,9 @@ export async function startMockTarget(options: MockTargetOptions = {}): Promise<
     host: '127.0.0.1',
     port: 0,
     engine: wrap === undefined ? engine : wrap(engine),
+    // The laws read whole catalogs and pages through execute's console: room for them in one run
+    // (the model-sized defaults would make the suite read large results in pieces, run after run).
+    agent: { sandbox: { logBytes: 1024 * 1024, logLines: 1000, resultBytes: 1024 * 1024 } },
   });
   return {
     kind: 'mock',

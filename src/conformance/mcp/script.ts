@@ -187,9 +187,12 @@ export async function runScript(session: McpSession, body: string): Promise<Scri
   const first = scriptOutcome(await session.callTool('execute', { [arg]: wrapScript(body) }));
   if (first.kind !== 'failed' || first.answer.kind !== 'result' || first.answer.isError === true)
     return first;
+  // Only a result line that began and was cut is read again in pieces (never a script that failed).
+  if (!JSON.stringify([first.answer.structuredContent ?? null, first.answer.content]).includes(OPEN))
+    return first;
   const pieces = new Map<number, string>();
   const count = { n: 0 };
-  for (let round = 0; round < 200; round++) {
+  for (let round = 0; round < 100; round++) {
     let from = 0;
     while (pieces.has(from)) from++;
     if (count.n > 0 && from >= count.n) break;
