@@ -78,7 +78,7 @@ describe('the mock dashboard in headless Chromium', () => {
     return { tab, requested, problems, close: () => context.close() };
   }
 
-  it('shows the violation with its rule, completes a case by advancing the clock, revokes a key (next request 401), downloads the export; its own requests stay under /__mock/', async () => {
+  it('shows the violation with its rule, completes a case by advancing the clock, revokes a key (next request 401), downloads and loads the export, steps a case, switches chaos; its own requests stay under /__mock/', async () => {
     if (mock === undefined) throw new Error('set-up failed');
     const reporting = keyOf(mock.engine.admin, 'org_acme', 'reporting');
     const write = keyOf(mock.engine.admin, 'org_acme', 'write');
@@ -161,6 +161,59 @@ describe('the mock dashboard in headless Chromium', () => {
       expect(file['version']).toBe(1);
       expect(JSON.stringify(file['moderationCases'])).toContain('dash-1');
 
+      // Load the export back from the page's file input: merged into the running state it is refused
+      // (its cases exist already), every problem listed by pointer; replacing the state with it works.
+      const status = async (mode: 'merge' | 'replace') => {
+        await tab.setInputFiles('#data-file', (await download.path()) ?? '');
+        await tab.check(`input[name="mode"][value="${mode}"]`);
+        await tab.evaluate(() => {
+          const region = document.getElementById('status');
+          if (region !== null) region.textContent = '';
+        });
+        await tab.getByRole('button', { name: 'Load', exact: true }).click();
+        await tab.waitForFunction(() =>
+          /loaded|failed/.test(document.getElementById('status')?.textContent ?? ''),
+        );
+        return tab.textContent('#status');
+      };
+      expect(await status('merge')).toMatch(
+        /failed: the data file was refused \(\d+ problems?\); nothing was loaded/,
+      );
+      expect(await tab.textContent('#data-problems')).toContain('/moderationCases/0/caseId');
+      expect(await status('replace')).toContain('loaded (replace)');
+      expect(await tab.locator('#data-problems li').count()).toBe(0);
+
+      // Step another case one state from the page.
+      const second = await rest('/v0/moderation/cases', write, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(sampleSubmission({ externalId: 'dash-2' })),
+      });
+      const secondState = tab.locator(
+        `#moderation-rows tr[data-case="${String(second.body['caseId'])}"] td.state`,
+      );
+      await secondState.waitFor();
+      expect(await secondState.textContent()).toBe('pending');
+      await tab
+        .getByRole('button', { name: `Step case ${String(second.body['caseId'])} one state on` })
+        .click();
+      await tab.waitForSelector(
+        `#moderation-rows tr[data-case="${String(second.body['caseId'])}"] td.state:has-text("running")`,
+      );
+
+      // Chaos on and off from the page.
+      await tab.check('#chaos-unknownFields');
+      await tab.getByRole('button', { name: 'Apply' }).click();
+      await tab.waitForSelector('#chaos-summary:has-text("on: unknown fields")');
+      expect(
+        ((await rest('/__mock/chaos', null)).body['chaos'] as { unknownFields: boolean }).unknownFields,
+      ).toBe(true);
+      await tab.getByRole('button', { name: 'All off' }).click();
+      await tab.waitForSelector('#chaos-summary:has-text("all modes off")');
+      expect(
+        ((await rest('/__mock/chaos', null)).body['chaos'] as { unknownFields: boolean }).unknownFields,
+      ).toBe(false);
+
       await mkdir(join(ROOT, 'test-results'), { recursive: true });
       await tab.screenshot({ path: join(ROOT, 'test-results/dashboard.png') });
 
@@ -193,8 +246,12 @@ describe('the mock dashboard in headless Chromium', () => {
       '/v0/moderation/cases',
       `/v0/moderation/cases/${caseId}`,
       '/v0/agents',
+      '/v0/moderation/cases',
     ]);
-    expect(problems).toEqual([]);
+    // The refused merge is the only failed load (Chromium logs every non-2xx fetch).
+    expect(problems).toEqual([
+      'console error: Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)',
+    ]);
   });
 
   it('shows a body containing markup as text: no element is created from it, no script runs', async () => {

@@ -227,6 +227,27 @@ describe('cca-kit diff: the exit classes of conform', () => {
     expect(run.out).toEqual([]);
   });
 
+  it('a live that stops answering mid-run is exit 2 saying so, not a list of differences', async () => {
+    const upstream = await startMockServer({ host: '127.0.0.1', port: 0, seed: 42, agent: false });
+    const proxy = await dyingProxy(upstream.url, 12);
+    const saved = process.env['CCA_READ_KEY'];
+    process.env['CCA_READ_KEY'] = mockKeys().read;
+    try {
+      const run = captureIo();
+      expect(
+        await main(['diff', '--mock', upstream.url, '--base-url', proxy.url, '--seed', '1'], run.io),
+      ).toBe(2);
+      expect(run.err.join('')).toMatch(
+        /live \(http:\/\/127\.0\.0\.1:\d+\) stopped answering: \d+ of \d+ requests got no answer/,
+      );
+      expect(run.out).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env['CCA_READ_KEY'];
+      else process.env['CCA_READ_KEY'] = saved;
+      await upstream.close();
+    }
+  });
+
   it('a non-http(s) live URL is a usage error', async () => {
     const run = captureIo();
     expect(await main(['diff', '--base-url', 'ftp://127.0.0.1/'], run.io)).toBe(2);

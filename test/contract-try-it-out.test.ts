@@ -20,7 +20,7 @@ type RawOperation = {
 const first = (examples: Named | undefined): unknown => Object.values(examples ?? {})[0]?.value;
 
 /** The request Swagger UI shows first for an operation: every first example, nothing else. */
-export function firstShown(operationId: OperationId): {
+function firstShown(operationId: OperationId): {
   path: string;
   query: URLSearchParams;
   body: unknown;

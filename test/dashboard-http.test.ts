@@ -146,6 +146,62 @@ describe('the journal over HTTP', () => {
   });
 });
 
+describe('GET /__mock/ingestion/batches', () => {
+  it('lists accepted batches from the journal with each record pending, then an action once processed', async () => {
+    const key = keyOf(mock.engine.admin, 'org_acme', 'import');
+    const record = (externalId: string, extra: Record<string, unknown> = {}) => ({
+      externalId,
+      authorId: '00017',
+      authorName: 'Zoë',
+      body: `body of ${externalId}`,
+      createdAt: '2026-11-20T10:00:00Z',
+      recordType: 'message',
+      ...extra,
+    });
+    const sent = await fetch(`${mock.url}/v0/ingest/records`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        platform: 'DISCORD',
+        serverId: '000042',
+        serverName: 'Guild',
+        records: [record('r-1'), record('r-2', { threadExternalId: 'r-1' })],
+      }),
+    });
+    expect(sent.status).toBe(202);
+    type Batches = {
+      batches: {
+        organizationId: string;
+        platform: string;
+        records: { externalId: string; fate: string; actionId?: string }[];
+      }[];
+    };
+    const before = await admin<Batches>('ingestion/batches?organizationId=org_acme');
+    expect(before.batches[0]).toMatchObject({ organizationId: 'org_acme', platform: 'DISCORD' });
+    expect(before.batches[0]?.records.map((r) => [r.externalId, r.fate])).toEqual([
+      ['r-1', 'pending'],
+      ['r-2', 'pending'],
+    ]);
+    await fetch(`${mock.url}/__mock/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: 60_000 }),
+    });
+    await fetch(`${mock.url}/__mock/ingestion/flush`, { method: 'POST' });
+    const after = await admin<Batches>('ingestion/batches');
+    const records = after.batches[0]?.records ?? [];
+    expect(records.map((r) => r.fate)).toEqual(['action', 'action']);
+    // Both records are one thread (r-2 answers r-1): one action, and it can be read.
+    expect(records[0]?.actionId).toBe(records[1]?.actionId);
+    const reporting = keyOf(mock.engine.admin, 'org_acme', 'reporting');
+    const action = await fetch(`${mock.url}/v0/action/${records[0]?.actionId}`, {
+      headers: { 'x-api-key': reporting },
+    });
+    expect(action.status).toBe(200);
+    expect((await admin<Batches>('ingestion/batches?organizationId=org_globex')).batches).toEqual([]);
+  });
+});
+
 describe('the dashboard page on the node adapter', () => {
   it('serves the page to a browser with a strict CSP and no inline script or style; JSON clients still get the route index', async () => {
     const page = await fetch(`${mock.url}/__mock/`, {

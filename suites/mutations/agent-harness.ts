@@ -52,7 +52,8 @@ export async function runAgentMutant(
       { ...defaultDeps(), laws },
     );
     const failedRules = [
-      ...new Set(report.laws.flatMap((l) => (l.outcome.kind === 'failed' ? [l.outcome.ruleId] : []))),
+      // Every rule each law found failing (a law goes on past its first failure).
+      ...new Set(report.laws.flatMap((l) => l.failures.map((f) => f.ruleId))),
     ];
     const notRun = report.laws.filter((l) => l.outcome.kind === 'not-run').map((l) => l.lawId);
     const ok =

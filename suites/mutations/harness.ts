@@ -47,7 +47,8 @@ export async function runMutant(
       ...(options.targeted === true && mutant.control !== true ? { only: [...mutant.expect] } : {}),
     });
     const failedRules = [
-      ...new Set(report.laws.flatMap((l) => (l.outcome.kind === 'failed' ? [l.outcome.ruleId] : []))),
+      // Every rule each law found failing (a law goes on past its first failure).
+      ...new Set(report.laws.flatMap((l) => l.failures.map((f) => f.ruleId))),
     ];
     const ok =
       mutant.control === true ? failedRules.length === 0 : failedRules.some((r) => mutant.expect.includes(r));

@@ -165,8 +165,9 @@ export function referenceProblems(file: DataFile, existing: ExistingState, ancho
     problems.push(...componentProblems('IngestionBatch', body, at));
   });
   // Actions the file's ingestion batches build (INSIGHTS threads) may be answered too.
-  for (const batch of file.ingestionBatches ?? []) {
-    if (batch.processingLevel === 'STATS_ONLY') continue;
+  // forEach, not for-of: a list may be sparse (entries that broke the schema are left out).
+  (file.ingestionBatches ?? []).forEach((batch) => {
+    if (batch.processingLevel === 'STATS_ONLY') return;
     for (const record of batch.records) {
       const thread = record['threadExternalId'] ?? record['externalId'];
       if (typeof thread !== 'string') continue;
@@ -177,7 +178,7 @@ export function referenceProblems(file: DataFile, existing: ExistingState, ancho
       });
       actionIds.add(JSON.stringify([batch.organizationId, id]));
     }
-  }
+  });
   replyProblems(file, existing, actionIds, anchor, orgRef, time, problem);
   return problems;
 }

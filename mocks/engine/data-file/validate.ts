@@ -1,6 +1,8 @@
 /**
- * Validation of a data file as a whole: the JSON Schema first, then references and ids. A file with
- * any problem is refused entirely, every problem listed by JSON pointer; nothing of it is loaded.
+ * Validation of a data file as a whole: the JSON Schema and the references and ids, in one round. A
+ * file with any problem is refused entirely, every problem listed by JSON pointer; nothing of it is
+ * loaded. The references of entries that break the schema are not checked (their shape is unknown),
+ * nor those of entries of an organization that breaks it (its catalog is unknown); the rest are.
  */
 import { type ExistingState, NOTHING_EXISTS, referenceProblems } from './references.ts';
 import { schemaProblems } from './schema.ts';
@@ -55,10 +57,72 @@ function capped(problems: DataProblem[]): DataProblem[] {
  */
 export function checkDataFile(value: unknown, existing: ExistingState, anchor: number): DataFileCheck {
   const structural = schemaProblems(value);
-  if (structural.length > 0) return { ok: false, problems: capped(structural) };
-  const file = value as DataFile;
-  const problems = referenceProblems(file, existing, anchor);
-  return problems.length > 0 ? { ok: false, problems: capped(problems) } : { ok: true, file };
+  if (structural.length === 0) {
+    const file = value as DataFile;
+    const problems = referenceProblems(file, existing, anchor);
+    return problems.length > 0 ? { ok: false, problems: capped(problems) } : { ok: true, file };
+  }
+  const sound = soundPart(value, structural);
+  const references = sound === undefined ? [] : referencesOfSoundPart(sound, existing, anchor);
+  return { ok: false, problems: capped([...structural, ...references]) };
+}
+
+/** The lists of a data file whose entries the reference checks walk. */
+const LISTS = [
+  'organizations',
+  'keys',
+  'actions',
+  'moderationCases',
+  'ingestionBatches',
+  'replyRequests',
+] as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The file without the entries that break the schema (and the entries of an organization that
+ * does), as sparse lists so that pointers keep their indices; undefined when the file's frame itself
+ * is broken (not an object, a list that is not a list).
+ */
+function soundPart(value: unknown, problems: readonly DataProblem[]): DataFile | undefined {
+  if (!isRecord(value)) return undefined;
+  const broken = new Map<string, Set<number>>(LISTS.map((name) => [name, new Set<number>()]));
+  for (const { pointer } of problems) {
+    const [, list = '', index] = pointer.split('/');
+    const marks = broken.get(list);
+    if (pointer === '' || (marks !== undefined && index === undefined)) return undefined;
+    if (marks !== undefined && index !== undefined && /^\d+$/.test(index)) marks.add(Number(index));
+  }
+  for (const name of LISTS) if (value[name] !== undefined && !Array.isArray(value[name])) return undefined;
+  const organizations = (value['organizations'] ?? []) as unknown[];
+  const brokenOrgs = new Set(
+    [...(broken.get('organizations') ?? [])].map(
+      (i) => (organizations[i] as { id?: unknown } | undefined)?.id,
+    ),
+  );
+  const copy: Record<string, unknown> = { ...value };
+  for (const name of LISTS) {
+    const list = value[name];
+    if (!Array.isArray(list)) continue;
+    const marks = broken.get(name) ?? new Set<number>();
+    const sparse: unknown[] = list.slice();
+    list.forEach((entry, i) => {
+      const org = isRecord(entry) ? entry['organizationId'] : undefined;
+      if (marks.has(i) || (name !== 'organizations' && brokenOrgs.has(org))) delete sparse[i];
+    });
+    copy[name] = sparse;
+  }
+  return copy as unknown as DataFile;
+}
+
+/** Reference problems of the sound part; a shape the schema let through but the checks cannot read adds none. */
+function referencesOfSoundPart(file: DataFile, existing: ExistingState, anchor: number): DataProblem[] {
+  try {
+    return referenceProblems(file, existing, anchor);
+  } catch {
+    return [];
+  }
 }
 
 /**

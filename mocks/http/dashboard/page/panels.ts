@@ -6,6 +6,7 @@ import type { ClockView, KeyView } from '../../../engine/admin/api.ts';
 import type { BatchView } from '../../../engine/admin/ingestion-batches.ts';
 import type { ChaosConfig } from '../../../engine/chaos/config.ts';
 import type { CaseSummary } from '../../../engine/moderation/status.ts';
+import type { AdminReplyView } from '../../../engine/replies/admin.ts';
 import type { Organization } from '../../../engine/types.ts';
 import { ApiError, call } from './api.ts';
 import { button, byId, el, replaceChildren, safePath } from './dom.ts';
@@ -334,17 +335,8 @@ function setUpIngestion(): void {
 
 // ---- replies
 
-interface ReplyView {
-  readonly requestId: string;
-  readonly organizationId: string;
-  readonly actionId: string;
-  readonly state: string;
-  readonly approvalPath: string | null;
-  readonly plannedOutcome: string;
-}
-
 export async function refreshReplies(): Promise<void> {
-  const { replies } = await call<{ replies: ReplyView[] }>('GET', 'replies');
+  const { replies } = await call<{ replies: AdminReplyView[] }>('GET', 'replies');
   if (!changed('replies', replies)) return;
   byId('replies-empty').hidden = replies.length > 0;
   replaceChildren(
