@@ -7,7 +7,7 @@
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
  * Sections: throughput, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
- * agent-conformance, validators. Each writes
+ * agent-conformance, validators, state. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -34,6 +34,7 @@ import { type PackageSizesResult, packageSizes, renderPackageSizes } from './sec
 import { scale } from './sections/scale.ts';
 import { soak } from './sections/soak.ts';
 import { startup } from './sections/startup.ts';
+import { renderState, type StateResult, stateSection } from './sections/state.ts';
 import { type Comparison, throughput } from './sections/throughput.ts';
 import { renderValidators, type ValidatorsResult, validatorsSection } from './sections/validators.ts';
 
@@ -50,6 +51,7 @@ const SECTIONS = [
   'agent-paging',
   'agent-conformance',
   'validators',
+  'state',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -136,6 +138,11 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
       await timed(section, () => startup({ runs: quick ? 2 : 5, keys, log }));
       break;
     }
+    case 'state':
+      await timed(section, () =>
+        stateSection({ connections: int(values.connections, 16), seconds: quick ? 2 : 5, log }),
+      );
+      break;
     case 'scale':
       await timed(section, () =>
         scale({
@@ -229,6 +236,7 @@ sectionNote<AgentResult>(
   '; {cores} cores, load average {load} before, {loadAfter} after',
 );
 sectionNote<AgentPagingResult>('agent-paging', renderAgentPaging);
+sectionNote<StateResult>('state', renderState);
 sectionNote<AgentConformanceResult>(
   'agent-conformance',
   renderAgentConformance,

@@ -60,7 +60,7 @@ describe('execute failures validate against the advertised outputSchema', () => 
     expect(seen.map((f) => f['kind'])).toEqual(['script_error', 'limit_exceeded', 'busy', 'limit_exceeded']);
     expect(thrown['execution']).toMatchObject({ logs: [{ level: 'log', text: 'before' }] });
     expect(overCalls['execution']).toMatchObject({
-      calls: [{ operationId: 'query.search.actions', ok: true }],
+      calls: { total: 1, byOperation: [{ operationId: 'query.search.actions', ok: 1 }] },
     });
     for (const failure of seen)
       for (const validate of validators) {

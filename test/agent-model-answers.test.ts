@@ -47,7 +47,14 @@ async function execute(client: Client, script: string): Promise<Answer> {
 }
 
 beforeAll(async () => {
-  mock = await startMockServer({ seed: 42, port: 0 });
+  // Enough actions for a 12k-item export from one organization over five years.
+  // A generous time limit: the point is the answer's size, not the time a loaded machine takes.
+  mock = await startMockServer({
+    seed: 42,
+    port: 0,
+    actions: 40_000,
+    agent: { sandbox: { timeMs: 60_000 } },
+  });
 });
 
 afterAll(async () => {
@@ -58,19 +65,107 @@ afterAll(async () => {
 const RUNS = 20;
 const MEMORY_BOMB = "const a=[];for(let i=0;i<250000;i++)a.push({i,s:'x'.repeat(100)+i});return a;";
 
+/** The stated size of an execute answer (docs/agent-interface.md): its JSON is at most 48 KiB. */
+const ANSWER_BYTES = 48 * 1024;
+
+const EXPORT_12K = `const items = [];
+let cursor;
+do {
+  const page = await call('query.search.actions', {
+    dateRange: { relative: { unit: 'year', count: 5 } },
+    limit: 100,
+    ...(cursor === undefined ? {} : { cursor }),
+  });
+  items.push(...page.items);
+  cursor = page.nextCursor;
+} while (cursor !== null && items.length < 12000);
+return { count: items.length, items };`;
+
+describe('answers sized for a model (issue 22 point 2)', () => {
+  it('AGENT-MCP-TRUNCATED-REPORTS-LIMIT: an 8 MiB string comes back as a valid-JSON preview within the stated size, the limit and the cut reported, 20 times in a row', async () => {
+    const client = await connect('reporting');
+    for (let run = 0; run < 20; run++) {
+      const answer = await execute(client, 'return "q".repeat(8*1024*1024);');
+      expect(answer.isError, `run ${run}`).toBe(false);
+      expect(Buffer.byteLength(JSON.stringify(answer.structured))).toBeLessThanOrEqual(ANSWER_BYTES);
+      expect(answer.structured['result']).toMatch(/^q+$/);
+      expect(answer.structured['truncated']).toMatchObject({
+        result: { limit: 32768, unit: 'bytes', size: 8 * 1024 * 1024 + 2, resume: null },
+      });
+    }
+  }, 120_000);
+
+  it('AGENT-MCP-LONG-EXPORT-RESUMES-WITH-CURSOR: a 12k-item export comes back cut by items within the stated size, saying where to resume, 5 times in a row (the same answer each time)', async () => {
+    const client = await connect('reporting');
+    let first: unknown;
+    for (let run = 0; run < 5; run++) {
+      const answer = await execute(client, EXPORT_12K);
+      expect(answer.isError, `run ${run}: ${JSON.stringify(answer.structured).slice(0, 300)}`).toBe(false);
+      expect(Buffer.byteLength(JSON.stringify(answer.structured))).toBeLessThanOrEqual(ANSWER_BYTES);
+      const result = answer.structured['result'] as { count: number; items: { actionId: string }[] };
+      expect(result.count).toBe(12000);
+      const truncated = answer.structured['truncated'] as {
+        result: {
+          cut: { items: number; at: { pointer: string; unit: string; kept: number; total: number }[] };
+          resume: { operationId: string; input: { cursor: string } };
+        };
+      };
+      expect(truncated.result.cut.at[0]).toMatchObject({ pointer: '/items', unit: 'items', total: 12000 });
+      expect(truncated.result.cut.items).toBe(12000 - result.items.length);
+      expect(truncated.result.resume).toMatchObject({
+        operationId: 'query.search.actions',
+        input: { limit: 100 },
+      });
+      expect(answer.structured['calls']).toMatchObject({
+        total: 120,
+        byOperation: [{ operationId: 'query.search.actions', ok: 120, failed: 0 }],
+      });
+      if (run === 0) first = answer.structured['result'];
+      else expect(answer.structured['result']).toEqual(first);
+      // The saved cursor works: the next page follows the last one fetched.
+      if (run === 0) {
+        const next = await execute(
+          client,
+          `return await call('query.search.actions', ${JSON.stringify(truncated.result.resume.input)});`,
+        );
+        expect(next.isError).toBe(false);
+        expect((next.structured['result'] as { items: unknown[] }).items.length).toBeGreaterThan(0);
+      }
+    }
+  }, 300_000);
+});
+
 describe('failures that keep their kind (issue 22 point 1 and 3)', () => {
-  it('AGENT-MCP-FAILURE-KINDS: the 250000-object script is limit_exceeded memory, 20 times in a row', async () => {
+  it('AGENT-MCP-FAILURE-KINDS: a script that exhausts the heap is limit_exceeded memory, 20 times in a row', async () => {
     const client = await connect('reporting');
     for (let run = 0; run < RUNS; run++) {
-      const answer = await execute(client, MEMORY_BOMB);
+      const answer = await execute(client, MEMORY_BOMB.replace('250000', '1000000'));
       expect(answer.isError, `run ${run}`).toBe(true);
-      expect(answer.structured, `run ${run}`).toMatchObject({
+      expect(answer.structured, `run ${run}: ${String(answer.structured['message'])}`).toMatchObject({
         kind: 'limit_exceeded',
         code: 'LIMIT_EXCEEDED',
         limit: 'memory',
       });
+      expect(answer.bytes).toBeLessThanOrEqual(2 * ANSWER_BYTES);
     }
-  }, 120_000);
+  }, 300_000);
+
+  it("AGENT-MCP-TRUNCATED-REPORTS-LIMIT: the issue's 250000-object script fits the heap, and its result (27 MB of JSON, never built) comes back the same way 5 times: a preview within the stated size", async () => {
+    const client = await connect('reporting');
+    let first: unknown;
+    for (let run = 0; run < 5; run++) {
+      const answer = await execute(client, MEMORY_BOMB);
+      expect(answer.isError, `run ${run}: ${JSON.stringify(answer.structured).slice(0, 200)}`).toBe(false);
+      expect(Buffer.byteLength(JSON.stringify(answer.structured))).toBeLessThanOrEqual(ANSWER_BYTES);
+      const truncated = answer.structured['truncated'] as {
+        result: { size: number; cut: { items: number } };
+      };
+      expect(truncated.result.size).toBeGreaterThan(25_000_000);
+      expect(truncated.result.cut.items).toBe(250000 - (answer.structured['result'] as unknown[]).length);
+      if (run === 0) first = answer.structured['result'];
+      else expect(answer.structured['result']).toEqual(first);
+    }
+  }, 300_000);
 
   it('AGENT-MCP-FAILURE-KINDS: running out of memory while holding call outputs is memory too', async () => {
     const client = await connect('reporting');
@@ -101,8 +196,9 @@ describe('failures that keep their kind (issue 22 point 1 and 3)', () => {
       line: 2,
     });
     expect(String(answer.structured['message'])).toContain('line 2');
-    const execution = answer.structured['execution'] as { calls: unknown[] };
-    expect(execution.calls).toHaveLength(1);
+    const execution = answer.structured['execution'] as { calls: { total: number; failed: unknown[] } };
+    expect(execution.calls.total).toBe(1);
+    expect(execution.calls.failed).toHaveLength(1);
   });
 
   it("AGENT-MCP-INVALID-INPUT-NAMES-FIELD: an uncaught invalid_input names the field as a JSON pointer into the operation's input", async () => {
@@ -139,5 +235,52 @@ describe('failures that keep their kind (issue 22 point 1 and 3)', () => {
     });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ kind: 'not_found', field: '/actionId' });
+  });
+});
+
+describe('cursors bound to the meaning of the input (issue 22 point 7)', () => {
+  it('AGENT-MCP-SEARCH-CURSOR-SAME-INPUT, AGENT-MCP-SEARCH-CURSOR-BOUND-TO-INPUT: defaults written out or left out, keys and values in any order: the same cursor works; another meaning is refused', async () => {
+    const client = await connect('reporting');
+    const search = async (input: unknown) =>
+      execute(client, `return await call('query.search.actions', ${JSON.stringify(input)});`);
+    const terse = {
+      dateRange: { relative: { unit: 'month', count: 3 } },
+      filter: {
+        filterType: 'and',
+        filters: [{ filterType: 'status', operator: 'in', value: ['OPEN', 'CLOSED'] }],
+      },
+      limit: 5,
+    };
+    const first = await search(terse);
+    const cursor = (first.structured['result'] as { nextCursor: string }).nextCursor;
+    expect(typeof cursor).toBe('string');
+    const expected = await search({ ...terse, cursor });
+    expect(expected.isError).toBe(false);
+    // The guide's own example: defaults written out, keys reordered, values reordered.
+    const spelled = {
+      cursor,
+      limit: 5,
+      filter: {
+        filters: [{ value: ['CLOSED', 'OPEN'], operator: 'in', filterType: 'status' }],
+        filterType: 'and',
+      },
+      dateRange: { relative: { includeCurrent: true, calendar: false, count: 3, unit: 'month' } },
+    };
+    const same = await search(spelled);
+    expect(same.isError, JSON.stringify(same.structured).slice(0, 300)).toBe(false);
+    expect(same.structured['result']).toEqual(expected.structured['result']);
+    // A different meaning is still refused, naming the cursor.
+    for (const other of [
+      { ...spelled, limit: 6 },
+      { ...spelled, dateRange: { relative: { unit: 'month', count: 3, calendar: true } } },
+      {
+        ...spelled,
+        filter: { filterType: 'and', filters: [{ filterType: 'status', operator: 'in', value: ['OPEN'] }] },
+      },
+    ]) {
+      const refused = await search(other);
+      expect(refused.isError).toBe(true);
+      expect(refused.structured).toMatchObject({ kind: 'invalid_input', field: '/cursor' });
+    }
   });
 });

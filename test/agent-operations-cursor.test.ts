@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { meaningOf } from '../mocks/agent/operations/search-actions.ts';
 import { PLATFORMS, STATUSES } from '../mocks/agent/operations/vocabulary.ts';
 import { actionIdOfRow, orgData } from '../mocks/engine/data/state.ts';
 import { createOperationsHarness, type OperationsHarness, ORG, START } from './agent-operations-support.ts';
@@ -184,7 +185,8 @@ describe('cursor laws of query.search.actions', () => {
           );
           expect((await shared.call('query.search.actions', reordered)).ok).toBe(true);
           const other = { ...input, ...delta, cursor: first.nextCursor };
-          fc.pre(JSON.stringify({ ...input, cursor: first.nextCursor }) !== JSON.stringify(other));
+          // A change of bytes that keeps the meaning (a default written out) keeps the cursor valid.
+          fc.pre(JSON.stringify(meaningOf(input)) !== JSON.stringify(meaningOf(other)));
           const outcome = await shared.call('query.search.actions', other);
           expect(outcome.ok).toBe(false);
           if (!outcome.ok) expect(outcome.failure).toMatchObject({ kind: 'invalid_input', field: '/cursor' });

@@ -77,7 +77,12 @@ describe('execute limits: wall time', () => {
     const failure = failureOf(await sandbox.runScript(readerContext(), 'await call("slow", { ms: 8000 });'));
     expect(failure).toMatchObject({ kind: 'limit_exceeded', limit: 'time', value: 1000 });
     expect(performance.now() - started).toBeLessThan(5000);
-    expect(failure.execution.calls).toEqual([{ operationId: 'slow', ok: false, ms: null }]);
+    expect(failure.execution.calls).toEqual({
+      total: 1,
+      byOperation: [{ operationId: 'slow', ok: 0, failed: 0, unanswered: 1 }],
+      failed: [],
+      failedNotListed: 0,
+    });
   });
 
   it('other executions keep being served while a bad one is being killed', async () => {
@@ -148,7 +153,10 @@ describe('execute limits: calls, sizes, pool', () => {
       ),
     );
     expect(failure).toMatchObject({ kind: 'limit_exceeded', limit: 'calls', value: 5 });
-    expect(failure.execution.calls).toHaveLength(5);
+    expect(failure.execution.calls).toMatchObject({
+      total: 5,
+      byOperation: [{ operationId: 'echo', ok: 5 }],
+    });
     // Stopped inside the worker (the main thread's termination is only the backstop).
     expect(sandbox.stats().workersReplaced).toBe(0);
     // A flood without await is stopped the same way.
@@ -164,17 +172,32 @@ describe('execute limits: calls, sizes, pool', () => {
     expect(failure).toMatchObject({ kind: 'limit_exceeded', limit: 'script_size', value: 1024 });
   });
 
-  it('a return value over resultBytes is truncated: result null, a preview, and the limit reported', async () => {
+  it('AGENT-MCP-TRUNCATED-REPORTS-LIMIT: a return value over resultBytes comes back as a valid-JSON preview within it, the limit and the cut reported', async () => {
     const sandbox = await sandboxWith({ resultBytes: 1000, poolSize: 1 });
     const outcome = await sandbox.runScript(readerContext(), 'return { big: "é".repeat(3000) };');
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
-    expect(outcome.value.result).toBeNull();
-    expect(outcome.value.truncated.result).toEqual({ limit: 1000, unit: 'bytes', size: 3010 });
-    const preview = outcome.value.resultPreview ?? '';
-    expect(Buffer.byteLength(preview)).toBeLessThanOrEqual(1000);
-    expect(preview.startsWith('{"big":"éé')).toBe(true);
+    expect(outcome.value.truncated.result).toMatchObject({ limit: 1000, unit: 'bytes', size: 6010 });
+    const preview = outcome.value.result as { big: string };
+    expect(Buffer.byteLength(JSON.stringify(preview))).toBeLessThanOrEqual(1000);
+    expect(preview.big).toMatch(/^é+$/);
+    expect(outcome.value.truncated.result?.cut).toMatchObject({
+      characters: 3000 - preview.big.length,
+      at: [{ pointer: '/big', unit: 'characters', kept: preview.big.length, total: 3000 }],
+    });
+    const items = await sandbox.runScript(
+      readerContext(),
+      'return Array.from({ length: 500 }, (_, i) => ({ i }));',
+    );
+    if (!items.ok) throw new Error(JSON.stringify(items.failure));
+    const kept = items.value.result as { i: number }[];
+    expect(kept.map((x) => x.i)).toEqual(kept.map((_, i) => i));
+    expect(items.value.truncated.result?.cut).toMatchObject({
+      items: 500 - kept.length,
+      at: [{ pointer: '', unit: 'items' }],
+    });
     const huge = await sandbox.runScript(readerContext(), 'return "x".repeat(8 * 1024 * 1024);');
-    expect(huge.ok && huge.value.truncated.result?.limit).toBe(1000);
+    if (!huge.ok) throw new Error(JSON.stringify(huge.failure).slice(0, 400));
+    expect(huge.value.truncated.result?.limit).toBe(1000);
   });
 
   it('console output over logLines / logBytes is cut and the limit reported', async () => {

@@ -123,8 +123,12 @@ describe('execute: scripts, call, spec, console', () => {
       { level: 'log', text: 'hello {"n":1}' },
       { level: 'warn', text: '42' },
     ]);
-    expect(outcome.value.calls).toMatchObject([{ operationId: 'echo', ok: true }]);
-    expect(outcome.value.calls[0]?.ms).toBeTypeOf('number');
+    expect(outcome.value.calls).toEqual({
+      total: 1,
+      byOperation: [{ operationId: 'echo', ok: 1, failed: 0, unanswered: 0 }],
+      failed: [],
+      failedNotListed: 0,
+    });
     expect(outcome.value.limits.timeMs).toBe(2000);
     expect(outcome.value.truncated).toEqual({ result: null, logs: null });
   });
@@ -159,8 +163,13 @@ describe('execute: scripts, call, spec, console', () => {
     expect(failure.message).toContain("call('write.thing') failed: FORBIDDEN (missing scope write)");
     expect(failure.message).toContain('line 2');
     expect(failure.execution.logs).toEqual([{ level: 'log', text: 'before' }]);
-    expect(failure.execution.calls).toMatchObject([
-      { operationId: 'write.thing', ok: false, failure: { kind: 'forbidden', missingScope: 'write' } },
+    expect(failure.execution.calls.failed).toMatchObject([
+      {
+        index: 0,
+        operationId: 'write.thing',
+        ok: false,
+        failure: { kind: 'forbidden', missingScope: 'write' },
+      },
     ]);
   });
 

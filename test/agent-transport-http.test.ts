@@ -67,7 +67,7 @@ afterAll(async () => {
 describe('/mcp on the mock port', () => {
   it('a 2025-era SDK client opens a session (Mcp-Session-Id), pings and lists tools', async () => {
     const { client, transport } = await connect(readWrite, false);
-    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(transport.sessionId).toMatch(/^[0-9a-f]{8}\.[0-9a-f-]{36}\.[A-Za-z0-9_-]{22}$/);
     expect(client.getServerVersion()?.name).toBe('cca-kit-agent');
     await client.ping();
     const { tools } = await client.listTools();

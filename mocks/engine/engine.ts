@@ -87,7 +87,7 @@ export interface Engine {
    * Puts the engine on another store (`mocks/engine/store/`); `open` receives the one function that
    * applies a logged command. Used at start, before the first request, by `--state-file` and `--state`.
    */
-  useStore(open: (apply: ApplyEntry) => CommandStore): CommandStore;
+  useStore(open: (apply: ApplyEntry) => CommandStore | Promise<CommandStore>): Promise<CommandStore>;
   /** The store's log position, lag and reachability (`GET /__mock/health`). */
   storeHealth(): Promise<StoreHealth>;
 }
@@ -179,6 +179,7 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     reset: () => run({ type: 'reset' }),
     run,
     execute,
+    storeHealth: async () => store.health(),
   };
   const admin = createAdminApi(host);
   const interceptorHost = {
@@ -439,8 +440,8 @@ export function createEngine(engineOptions: EngineOptions = {}): Engine {
     execute,
     run,
     catchUp: () => store.catchUp(),
-    useStore(open) {
-      store = open(applyEntry);
+    async useStore(open) {
+      store = await open(applyEntry);
       return store;
     },
     storeHealth: async () => store.health(),

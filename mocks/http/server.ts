@@ -248,6 +248,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         (agentRouteOptions !== undefined && isAgentPath(pathOfTarget(req.url))
           ? await loadAgent(agentRouteOptions)
           : undefined);
+      if (routes !== undefined && isAgentPath(pathOfTarget(req.url))) {
+        // A shared store: the agent interface reads what any replica wrote before this request too.
+        const behind = engine.catchUp();
+        if (behind !== undefined) await behind;
+      }
       if (routes !== undefined && (await routes.serve(req, res, origin))) return;
       const request = toEngineRequest(req, origin, state);
       if (request === undefined) {

@@ -8,12 +8,13 @@ import {
   describeChoices,
   parseChoiceAssignments,
 } from '../../mocks/engine/choices/index.ts';
-import { DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
+import { createJournal, DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { readDataFiles } from './data-files.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
+import { openPersistentState } from './state-flags.ts';
 
 const USAGE = `Usage: cca-kit mock [options]
 
@@ -30,6 +31,10 @@ Options:
   --clock <real|frozen>          real time (default) or a clock that moves only through /__mock/clock
   --no-answer-cache              compute every list, search and tag answer (default: remembered per
                                  window range until the data changes; the answers are the same)
+  --state-file <file>            keep every write in this file (appended, flushed to disk before the
+                                 answer) and replay it at start: a restart keeps what clients wrote
+  --state <redis://host:port/db> share the writes with every replica started with the same seed and
+                                 data through a Redis Stream (see README "Team sandbox")
   --journal-size <n>             exchanges the request journal keeps for the dashboard (/__mock/) and
                                  GET /__mock/journal (default 500; bodies kept up to 32 KiB each)
   --choice <point=value>         what the mock does where the spec leaves a choice; repeatable (the
@@ -90,6 +95,8 @@ export const mockCommand: Command = {
         'moderation-latency': { type: 'string' },
         clock: { type: 'string' },
         'no-answer-cache': { type: 'boolean' },
+        'state-file': { type: 'string' },
+        state: { type: 'string' },
         'journal-size': { type: 'string' },
         choice: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
@@ -122,9 +129,7 @@ export const mockCommand: Command = {
     const data = await readDataFiles(dataPaths);
     // With data files, the generated set is there only when asked for (--seed or --actions).
     const generated = dataPaths.length === 0 || values.seed !== undefined || values.actions !== undefined;
-    const mock = await startMockServer({
-      port: integerFlag('port', values.port, 4010, 65_535),
-      host: values.host ?? '127.0.0.1',
+    const engineOptions = {
       ...(generated
         ? {
             seed: integerFlag('seed', values.seed, 42),
@@ -139,10 +144,23 @@ export const mockCommand: Command = {
       ...(latency === undefined ? {} : { moderation: { latency } }),
       ...(choices === undefined ? {} : { choices }),
       interceptors: sdk.interceptors,
+    } as const;
+    // A persistent engine is built here, so the journal the server would install goes in with it.
+    const persistent = await openPersistentState(values['state-file'], values.state, {
+      ...engineOptions,
+      interceptors: [...engineOptions.interceptors, createJournal({ capacity: journalSize })],
+    });
+    const mock = await startMockServer({
+      port: integerFlag('port', values.port, 4010, 65_535),
+      host: values.host ?? '127.0.0.1',
+      ...(persistent === undefined ? engineOptions : { engine: persistent.engine }),
       journal: { capacity: journalSize },
       agent: { sandbox: sandboxOptionsFromFlags(values) },
       // The REST API answers at once; the agent side loads at the first /mcp, /llms.txt or /agent/ request.
       agentLoad: 'first-request',
+    }).catch(async (error: unknown) => {
+      await persistent?.store.close();
+      throw error;
     });
     const { engine } = mock;
     const keys = engine.admin.listKeys();
@@ -157,6 +175,9 @@ export const mockCommand: Command = {
         `  Dashboard    : ${mock.url}/__mock/ in a browser (request journal of the last ${journalSize} exchanges)`,
         `  Admin API    : ${mock.url}/__mock/ (loopback${values['admin-token'] ? ' or X-Mock-Admin-Token' : ' only'})`,
         `  Violations   : ${mock.url}/__mock/violations; ${sdk.summary}`,
+        ...(persistent === undefined
+          ? []
+          : [`  State        : ${persistent.summary}`, ...persistent.notes.map((n) => `  note: ${n}`)]),
         `  ${dataPaths.length === 0 ? '' : `data ${dataPaths.join(', ')}${generated ? ' over ' : ''}`}${generated ? `seed ${String(engine.options.seed)}, ${engine.options.actions} actions` : ''}, clock ${clock}, self-check ${engine.options.selfCheck ? 'on' : 'off'}${engine.options.rememberAnswers ? '' : ', answer cache off'}${describeChoices(
           engine.options.choices,
         )
@@ -178,6 +199,7 @@ export const mockCommand: Command = {
       else io.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     await mock.close();
+    await persistent?.store.close();
     io.stdout('cca-kit mock stopped\n');
     return 0;
   },

@@ -13,12 +13,6 @@ import { type AgentContext, type AgentFailure, fail, type Outcome, succeed } fro
 import { conflict, invalidInput, notFound } from './failures.ts';
 import type { SearchQuery } from './search-actions.ts';
 
-const writer = (ctx: AgentContext): store.SavedSearchWriter => ({
-  organizationId: ctx.identity.organizationId,
-  keyName: ctx.identity.keyName,
-  at: new Date(ctx.engine.clock.now()).toISOString(),
-});
-
 const slice = (ctx: AgentContext) => ctx.engine.state.savedSearches;
 
 function failureOf(refusal: SavedSearchRefusal, creating: boolean): AgentFailure {
@@ -54,23 +48,42 @@ export function getSavedSearch(ctx: AgentContext, input: { id: string }): Outcom
     : succeed(found);
 }
 
-export function createSavedSearch(
+/** The writes are engine commands (`savedSearch.*`), so a shared store applies them on every replica. */
+export async function createSavedSearch(
   ctx: AgentContext,
   input: { name: string; query: SearchQuery },
-): Outcome<SavedSearch> {
-  return outcomeOf(store.createSavedSearch(slice(ctx), writer(ctx), input), true);
+): Promise<Outcome<SavedSearch>> {
+  const { organizationId, keyName } = ctx.identity;
+  const write = await ctx.engine.execute({
+    type: 'savedSearch.create',
+    organizationId,
+    keyName,
+    name: input.name,
+    query: input.query,
+  });
+  return outcomeOf(write, true);
 }
 
-export function updateSavedSearch(
+export async function updateSavedSearch(
   ctx: AgentContext,
   input: { id: string; name?: string; query?: SearchQuery },
-): Outcome<SavedSearch> {
-  return outcomeOf(store.updateSavedSearch(slice(ctx), writer(ctx), input));
+): Promise<Outcome<SavedSearch>> {
+  const { organizationId, keyName } = ctx.identity;
+  const write = await ctx.engine.execute({
+    type: 'savedSearch.update',
+    organizationId,
+    keyName,
+    id: input.id,
+    ...(input.name === undefined ? {} : { name: input.name }),
+    ...(input.query === undefined ? {} : { query: input.query }),
+  });
+  return outcomeOf(write);
 }
 
-export function deleteSavedSearch(
+export async function deleteSavedSearch(
   ctx: AgentContext,
   input: { id: string },
-): Outcome<{ id: string; deleted: true }> {
-  return outcomeOf(store.deleteSavedSearch(slice(ctx), ctx.identity.organizationId, input.id));
+): Promise<Outcome<{ id: string; deleted: true }>> {
+  const organizationId = ctx.identity.organizationId;
+  return outcomeOf(await ctx.engine.execute({ type: 'savedSearch.delete', organizationId, id: input.id }));
 }

@@ -30,6 +30,36 @@ export interface SearchPage {
   readonly nextCursor: string | null;
 }
 
+/**
+ * What a cursor is bound to: the meaning of the input, not its bytes. Defaults are written out
+ * (`limit` 20, an empty filter group, `calendar: false`, `includeCurrent: true` where it matters),
+ * what cannot change the result is dropped (`includeCurrent` of a rolling range), and the order of
+ * conditions and of their values is not significant (all must hold; any value matches). The cursor
+ * itself is left out. A different meaning gives a different binding, so its cursor is still refused.
+ */
+export function meaningOf(input: SearchQuery): Record<string, unknown> {
+  const conditions = (input.filter?.filters ?? []).map((c) => ({
+    filterType: c.filterType,
+    operator: c.operator,
+    value: [...new Set(c.value)].sort(),
+  }));
+  const filters = conditions
+    .map((c) => ({ c, key: JSON.stringify(c) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .filter((entry, i, all) => i === 0 || all[i - 1]?.key !== entry.key)
+    .map((entry) => entry.c);
+  const range = input.dateRange;
+  let dateRange: unknown = null;
+  if (range !== undefined && 'relative' in range) {
+    const { unit, count } = range.relative;
+    const calendar = range.relative.calendar === true;
+    dateRange = calendar
+      ? { relative: { unit, count, calendar, includeCurrent: range.relative.includeCurrent !== false } }
+      : { relative: { unit, count, calendar } };
+  } else if (range !== undefined) dateRange = { from: range.from, to: range.to ?? null };
+  return { filter: filters, dateRange, limit: input.limit ?? SEARCH_LIMIT_DEFAULT };
+}
+
 /** Rows of one page and the key after which the next page starts (null: no next page). */
 export function pageRows(
   org: OrgData,
@@ -64,7 +94,7 @@ export function searchActions(
   let position: CursorPosition | null = null;
   let window: { from: number; to: number };
   if (input.cursor !== undefined) {
-    const check = decodeCursor(secret, organizationId, input as Record<string, unknown>, input.cursor);
+    const check = decodeCursor(secret, organizationId, meaningOf(input), input.cursor);
     if (!check.ok) {
       return fail(
         invalidInput(
@@ -89,7 +119,7 @@ export function searchActions(
   const last = rows[rows.length - 1];
   const nextCursor =
     more && last !== undefined
-      ? encodeCursor(secret, organizationId, input as Record<string, unknown>, {
+      ? encodeCursor(secret, organizationId, meaningOf(input), {
           window,
           lastTime: org.table.createdAt[last] ?? 0,
           lastId: actionIdOfRow(org, last),

@@ -17,7 +17,6 @@ import type { ReplyRequest } from '../../engine/replies/index.ts';
 import {
   csrfToken,
   csrfValid,
-  decide,
   REPLY_PAGE_PREFIX,
   settleReplies,
   TOKEN_PATTERN,
@@ -134,16 +133,7 @@ async function post(engine: Engine, http: Request, url: URL, request: ReplyReque
   }
   const replies = engine.state.replies;
   const csrf = form.get('csrf') ?? '';
-  if (
-    !(await csrfValid(
-      replies.signer,
-      csrf,
-      replies.pageViews,
-      request.organizationId,
-      request.requestId,
-      token,
-    ))
-  ) {
+  if (!(await csrfValid(replies.signer, csrf, request.organizationId, request.requestId, token))) {
     return page(
       403,
       errorPage(
@@ -152,11 +142,16 @@ async function post(engine: Engine, http: Request, url: URL, request: ReplyReque
       ),
     );
   }
-  settleReplies(replies, engine.state.data, engine.clock.now());
-  if (request.state !== 'awaiting_approval') {
-    return page(409, statusPage(request, 'This reply was decided already'));
+  // The decision is the engine's `reply.decide` command: the first one in the log wins on every replica.
+  const decided = await engine.execute({
+    type: 'reply.decide',
+    organizationId: request.organizationId,
+    requestId: request.requestId,
+    decision,
+  });
+  if (!decided.decided) {
+    return page(409, statusPage(decided.request ?? request, 'This reply was decided already'));
   }
-  decide(replies, request, decision, engine.clock.now(), 'person');
   return page(200, statusPage(request, decision === 'approve' ? 'Reply approved' : 'Reply rejected'));
 }
 

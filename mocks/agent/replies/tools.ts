@@ -1,21 +1,12 @@
-/**
- * The three reply tools of spec 4.18: prepare_reply (one exact draft), review_reply (asks a person;
- * answers approval_required, never success) and open_reply (reads the request). No tool approves:
- * only a person on the confirmation page (or the test tooling under `/__mock/`) does.
- */
-import { getActionRecord } from '../../engine/data/index.ts';
 import { settleIngestion } from '../../engine/ingestion/index.ts';
 import {
   approvalToken,
   approvalUrlOf,
-  draftReplyRequest,
   issueApprovalLink,
   MAX_REQUESTS_PER_ORGANIZATION,
-  moveTo,
   type RepliesState,
   type ReplyRequest,
   type ReplyView,
-  requestsOf,
   settleReplies,
   unknownDeliveryFailure,
   viewOf,
@@ -56,61 +47,55 @@ const conflict = (message: string): AgentFailure => ({
   message,
 });
 
-function prepare(ctx: AgentContext, args: Record<string, unknown>): Outcome<ReplyView> {
+async function prepare(ctx: AgentContext, args: Record<string, unknown>): Promise<Outcome<ReplyView>> {
   const parsed = preparedInputOf(args);
   if (!parsed.ok) return parsed;
   const { requestId, input } = parsed.value;
-  const replies = settled(ctx);
-  const organizationId = ctx.identity.organizationId;
-  const requests = requestsOf(replies, organizationId);
-  const before = requests.get(requestId);
-  if (before !== undefined) {
-    if (!sameInput(before.input, input)) {
-      return fail(
-        conflict(
-          `requestId ${requestId} was used already for a different reply (another action, text, serverId or isPublicReply); use a fresh UUID for a new reply, or read the existing one with open_reply`,
-        ),
-      );
-    }
-    if (before.state === 'unknown') return fail(unknownDeliveryFailure(requestId));
-    return succeed(viewOf(before, ctx.publicOrigin));
-  }
-  const action = getActionRecord(ctx.engine.state.data, organizationId, input.actionId);
-  if (action === undefined) {
-    return fail({
-      kind: 'not_found',
-      code: 'NOT_FOUND',
-      field: '/actionId',
-      message: `No action ${JSON.stringify(input.actionId)} in this organization (ids are compared byte for byte, as REST shows them)`,
-    });
-  }
-  const isPublicPost = action['isPublicPost'] === true;
-  if (input.isPublicReply === true && !isPublicPost) {
-    return fail({
-      kind: 'invalid_input',
-      code: 'INVALID_INPUT',
-      field: '/isPublicReply',
-      message: `Action ${input.actionId} is private (isPublicPost false): a public reply is not possible; omit isPublicReply or set it to false`,
-    });
-  }
-  if (requests.size >= MAX_REQUESTS_PER_ORGANIZATION) {
-    return fail({
-      kind: 'invalid_input',
-      code: 'INVALID_INPUT',
-      field: '/requestId',
-      message: `This organization has ${MAX_REQUESTS_PER_ORGANIZATION} reply requests, the mock's limit; reset the mock`,
-    });
-  }
-  const request = draftReplyRequest(action, {
-    organizationId,
+  // The draft is the engine's `reply.prepare` command: log order decides which of two prepares is first.
+  const prepared = await ctx.engine.execute({
+    type: 'reply.prepare',
+    organizationId: ctx.identity.organizationId,
     requestId,
     input,
-    preparedBy: ctx.identity.keyName,
-    plannedOutcome: 'delivered',
-    at: ctx.engine.clock.now(),
+    keyName: ctx.identity.keyName,
   });
-  requests.set(requestId, request);
-  return succeed(viewOf(request, ctx.publicOrigin));
+  switch (prepared.kind) {
+    case 'created':
+      return succeed(viewOf(prepared.request, ctx.publicOrigin));
+    case 'exists': {
+      const before = prepared.request;
+      if (!sameInput(before.input, input)) {
+        return fail(
+          conflict(
+            `requestId ${requestId} was used already for a different reply (another action, text, serverId or isPublicReply); use a fresh UUID for a new reply, or read the existing one with open_reply`,
+          ),
+        );
+      }
+      if (before.state === 'unknown') return fail(unknownDeliveryFailure(requestId));
+      return succeed(viewOf(before, ctx.publicOrigin));
+    }
+    case 'no_action':
+      return fail({
+        kind: 'not_found',
+        code: 'NOT_FOUND',
+        field: '/actionId',
+        message: `No action ${JSON.stringify(input.actionId)} in this organization (ids are compared byte for byte, as REST shows them)`,
+      });
+    case 'private':
+      return fail({
+        kind: 'invalid_input',
+        code: 'INVALID_INPUT',
+        field: '/isPublicReply',
+        message: `Action ${input.actionId} is private (isPublicPost false): a public reply is not possible; omit isPublicReply or set it to false`,
+      });
+    case 'full':
+      return fail({
+        kind: 'invalid_input',
+        code: 'INVALID_INPUT',
+        field: '/requestId',
+        message: `This organization has ${MAX_REQUESTS_PER_ORGANIZATION} reply requests, the mock's limit; reset the mock`,
+      });
+  }
 }
 
 async function review(ctx: AgentContext, args: Record<string, unknown>): Promise<Outcome<never>> {
@@ -122,14 +107,17 @@ async function review(ctx: AgentContext, args: Record<string, unknown>): Promise
   const request = found.value;
   if (request.state === 'unknown') return fail(unknownDeliveryFailure(request.requestId));
   if (request.state === 'draft') {
-    // The token is issued before the move, so a failure of Web Crypto leaves the draft as it was.
-    const serial = ++replies.tokensIssued;
+    // The token is signed before the move (the `reply.review` command carries it), so a failure of
+    // Web Crypto leaves the draft as it was; a draft reviewed twice at once keeps the first link.
+    const serial = replies.tokensIssued + 1;
     const token = await approvalToken(replies.signer, serial, request.organizationId, request.requestId);
-    if (request.state === 'draft') {
-      request.approvalToken = token;
-      replies.byToken.set(token, request);
-      moveTo(request, 'awaiting_approval', ctx.engine.clock.now(), 'agent');
-    }
+    await ctx.engine.execute({
+      type: 'reply.review',
+      organizationId: request.organizationId,
+      requestId: request.requestId,
+      serial,
+      token,
+    });
   }
   // Loaded from a data file awaiting approval: its link is issued now.
   await issueApprovalLink(replies, request);

@@ -19,7 +19,7 @@ export interface ExecutionLimits {
   readonly calls: number;
   /** The script's size in UTF-8 bytes; a larger script is refused before it is parsed. */
   readonly scriptBytes: number;
-  /** The return value's JSON in UTF-8 bytes; a larger one is not returned (a preview is, and the limit). */
+  /** The return value's JSON in UTF-8 bytes; a larger one comes back as a valid-JSON preview within it. */
   readonly resultBytes: number;
   /** Captured console lines; later lines are dropped and counted. */
   readonly logLines: number;
@@ -63,9 +63,11 @@ export const DEFAULT_SANDBOX_LIMITS = {
   stackBytes: 512 * 1024,
   calls: 200,
   scriptBytes: 64 * 1024,
-  resultBytes: MiB,
-  logLines: 1000,
-  logBytes: 256 * 1024,
+  // Sized for a model's context: an answer is at most about 48 KiB of JSON (about 12k tokens, within
+  // the 25k-token tool-output cap of common MCP clients), a page of 20 action records fits whole.
+  resultBytes: 32 * 1024,
+  logLines: 200,
+  logBytes: 8 * 1024,
   poolSize: 2,
   queueLength: 8,
   busyRetryAfterMs: 500,

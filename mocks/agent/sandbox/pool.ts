@@ -20,6 +20,9 @@ import {
   type ExecuteResult,
   type ExecutionReport,
   emptyReport,
+  type ResultCut,
+  type ResumeHint,
+  summariseCalls,
   type Truncations,
 } from './envelope.ts';
 import { busyFailure, describeCallFailure, limitFailure, scriptFailure } from './failures.ts';
@@ -56,6 +59,8 @@ interface Running {
   readonly logs: ExecuteLog[];
   readonly calls: ExecuteCall[];
   readonly killTimer: NodeJS.Timeout;
+  /** The last page cursor a call answered, with its call: where a cut export resumes. */
+  resume: ResumeHint | null;
 }
 
 interface Slot {
@@ -73,6 +78,32 @@ function cancelled(): AgentFailure {
     message: 'The execution was cancelled: the client went away or the server is stopping',
     line: null,
   });
+}
+
+/** The report of a cut return value: its size, what the preview left out, and how to resume. */
+function resultTruncation(
+  limits: ExecutionLimits,
+  size: number,
+  cut: ResultCut,
+  resume: ResumeHint | null,
+): NonNullable<Truncations['result']> {
+  const left = [
+    cut.items > 0 ? `${cut.items} array items` : '',
+    cut.characters > 0 ? `${cut.characters} characters of strings` : '',
+    cut.keys > 0 ? `${cut.keys} object keys` : '',
+  ].filter((part) => part !== '');
+  const how =
+    resume === null
+      ? 'Return less per execute: one page (a limit) and its nextCursor, then run execute again with that cursor.'
+      : `To continue, call ${resume.operationId} with truncated.result.resume.input (the last nextCursor this execution received), and return one page per execute.`;
+  return {
+    limit: limits.resultBytes,
+    unit: 'bytes',
+    size,
+    cut,
+    resume,
+    message: `The return value's JSON is ${size} bytes, over the ${limits.resultBytes}-byte limit: result is a preview without ${left.join(', ') || 'some content'} (see cut.at). ${how}`,
+  };
 }
 
 export class SandboxPool {
@@ -295,6 +326,12 @@ export class SandboxPool {
     if (outcome.ok) {
       running.calls[index] = { operationId, ok: true, ms };
       settle = { ok: true, json: JSON.stringify(outcome.value) ?? 'null' };
+      const next = (outcome.value as { readonly nextCursor?: unknown } | null)?.nextCursor;
+      if (typeof next === 'string') {
+        const input = JSON.parse(message.inputJson) as unknown;
+        const base = typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {};
+        running.resume = { operationId, input: { ...base, cursor: next } };
+      }
     } else {
       running.calls[index] = { operationId, ok: false, ms, failure: outcome.failure };
       settle = {
@@ -327,7 +364,15 @@ export class SandboxPool {
     );
     slot.state = 'busy';
     slot.worker.ref();
-    slot.running = { runId, job, startedAt: performance.now(), logs: [], calls: [], killTimer };
+    slot.running = {
+      runId,
+      job,
+      startedAt: performance.now(),
+      logs: [],
+      calls: [],
+      killTimer,
+      resume: null,
+    };
     const message: ToWorker = {
       type: 'run',
       runId,
@@ -361,16 +406,20 @@ export class SandboxPool {
     if (running === null) return;
     slot.running = null;
     clearTimeout(running.killTimer);
+    const limits = running.job.limits;
     const report: ExecutionReport = {
       logs: running.logs,
-      calls: running.calls,
-      truncated: truncated ?? { result: null, logs: null },
-      limits: running.job.limits,
+      calls: summariseCalls(running.calls),
+      truncated: {
+        result:
+          end.ok && end.cut !== null ? resultTruncation(limits, end.size, end.cut, running.resume) : null,
+        logs: truncated?.logs ?? null,
+      },
+      limits,
       durationMs: Math.round((performance.now() - running.startedAt) * 1000) / 1000,
     };
     if (end.ok) {
-      const result: unknown = end.resultJson === null ? null : JSON.parse(end.resultJson);
-      running.job.resolve({ ok: true, value: { result, resultPreview: end.preview, ...report } });
+      running.job.resolve({ ok: true, value: { result: JSON.parse(end.resultJson), ...report } });
     } else {
       running.job.resolve({ ok: false, failure: { ...end.failure, execution: report } });
     }

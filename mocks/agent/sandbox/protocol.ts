@@ -3,7 +3,7 @@
  * plain data crosses: the script, JSON text of values, failures as data.
  */
 import type { AgentFailure, OperationDescriptor, OperationSpec } from '../types.ts';
-import type { LogLevel, Truncations } from './envelope.ts';
+import type { LogLevel, ResultCut, Truncations } from './envelope.ts';
 import type { ExecutionLimits } from './limits.ts';
 
 /** What `spec()` serves inside the sandbox; built once from the registry and given to each worker. */
@@ -43,9 +43,11 @@ export type ToWorker =
 export type RunEnd =
   | {
       readonly ok: true;
-      readonly resultJson: string | null;
-      readonly preview: string | null;
+      /** The return value's JSON, or a preview's when it did not fit in resultBytes (`cut` set). */
+      readonly resultJson: string;
+      /** Bytes of the full value's JSON (walked when it did not fit, not built). */
       readonly size: number;
+      readonly cut: ResultCut | null;
     }
   | { readonly ok: false; readonly failure: AgentFailure };
 

@@ -10,14 +10,13 @@
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten-core';
 import type { AgentFailure } from '../types.ts';
-import type { LogLevel, Truncations } from './envelope.ts';
+import type { LogLevel, ResultCut, Truncations } from './envelope.ts';
 import { limitFailure, scriptFailure, uncaughtCallFailure } from './failures.ts';
 import type { ExecutionLimits } from './limits.ts';
 import { LogBudget } from './log-budget.ts';
 import { PRELUDE_SOURCE, SCRIPT_FILE, wrapScript } from './prelude.ts';
 import type { Catalog, RunEnd, ToWorker } from './protocol.ts';
 import { describeThrown, type Thrown } from './thrown.ts';
-import { cutUtf8 } from './utf8.ts';
 
 type SettleMessage = Extract<ToWorker, { type: 'settle' }>;
 
@@ -71,11 +70,16 @@ function readString(ctx: QuickJSContext, handle: QuickJSHandle, what: string, ma
   return ctx.getString(handle);
 }
 
-function classify(thrown: Thrown, state: RunState, limits: ExecutionLimits): AgentFailure {
+function classify(thrown: Thrown, state: RunState, limits: ExecutionLimits, script = ''): AgentFailure {
   if (state.abort !== null) return state.abort;
+  // QuickJS throws null when it runs out of memory again while building the "out of memory" error; a
+  // script with no `throw` of its own cannot have thrown it.
+  if (thrown.nullValue === true && !/\bthrow\b/.test(script))
+    return limitFailure('memory', limits.memoryBytes);
   if (thrown.name === 'InternalError') {
     if (thrown.message === 'interrupted') return limitFailure('time', limits.timeMs);
-    if (thrown.message === 'out of memory') return limitFailure('memory', limits.memoryBytes);
+    // 'out of memory', 'out of memory in regexp execution'...
+    if (thrown.message.startsWith('out of memory')) return limitFailure('memory', limits.memoryBytes);
     if (thrown.message === 'stack overflow') return limitFailure('stack', limits.stackBytes);
   }
   return scriptFailure(thrown);
@@ -93,13 +97,8 @@ export async function runScript(
   const state: RunState = { abort: null, callsMade: 0, nextCallId: 1, pendingCalls: new Set() };
   const output = (end: RunEnd, recycle = false): RunOutput => ({
     end,
-    truncated: {
-      result:
-        end.ok && end.resultJson === null
-          ? { limit: limits.resultBytes, unit: 'bytes', size: end.size }
-          : null,
-      logs: logs.truncation(),
-    },
+    // The result's truncation is reported by the pool, which knows the calls (where to resume).
+    truncated: { result: null, logs: logs.truncation() },
     recycle,
   });
 
@@ -148,18 +147,18 @@ export async function runScript(
     if (!api.ok) return output({ ok: false, failure: api.failure });
     const compiled = ctx.evalCode(wrapScript(request.script), SCRIPT_FILE);
     if ('error' in compiled && compiled.error !== undefined) {
-      return output({ ok: false, failure: classify(take(compiled.error), state, limits) });
+      return output({ ok: false, failure: classify(take(compiled.error), state, limits, request.script) });
     }
     const fn = keep(compiled.value);
     const started = ctx.callFunction(fn, ctx.undefined);
     if (started.error !== undefined)
-      return output({ ok: false, failure: classify(take(started.error), state, limits) });
+      return output({ ok: false, failure: classify(take(started.error), state, limits, request.script) });
     const promise = keep(started.value);
 
     for (;;) {
       const jobs = runtime.executePendingJobs();
       if (jobs.error !== undefined)
-        return output({ ok: false, failure: classify(take(jobs.error), state, limits) });
+        return output({ ok: false, failure: classify(take(jobs.error), state, limits, request.script) });
       if (state.abort !== null) return output({ ok: false, failure: state.abort });
       const settled = ctx.getPromiseState(promise);
       if (settled.type === 'fulfilled') {
@@ -201,14 +200,14 @@ export async function runScript(
         }
       } else {
         const thrown = take(asked.error);
-        const failure = classify(thrown, state, limits);
+        const failure = classify(thrown, state, limits, request.script);
         if (failure.kind === 'limit_exceeded') {
           handle.dispose();
           return failure;
         }
       }
     }
-    return classify(take(handle), state, limits);
+    return classify(take(handle), state, limits, request.script);
   }
 
   /** Describes a thrown QuickJS value and frees it. */
@@ -271,7 +270,7 @@ export async function runScript(
     );
     const prelude = ctx.evalCode(PRELUDE_SOURCE, 'sandbox-prelude.js');
     if (prelude.error !== undefined)
-      return { ok: false, failure: classify(take(prelude.error), state, limits) };
+      return { ok: false, failure: classify(take(prelude.error), state, limits, request.script) };
     const factory = keep(prelude.value);
     const made = ctx.callFunction(
       factory,
@@ -281,7 +280,8 @@ export async function runScript(
       hostSpec,
       keep(ctx.newNumber(limits.logBytes)),
     );
-    if (made.error !== undefined) return { ok: false, failure: classify(take(made.error), state, limits) };
+    if (made.error !== undefined)
+      return { ok: false, failure: classify(take(made.error), state, limits, request.script) };
     const api = keep(made.value);
     return {
       ok: true,
@@ -305,7 +305,7 @@ export async function runScript(
       const done = ctx.callFunction(settleFn, ctx.undefined, ...args);
       if (done.error !== undefined) {
         const thrown = take(done.error);
-        const failure = classify(thrown, state, limits);
+        const failure = classify(thrown, state, limits, request.script);
         return failure.kind === 'limit_exceeded' ? failure : null;
       }
       done.value.dispose();
@@ -315,25 +315,33 @@ export async function runScript(
     }
   }
 
-  /** Reads the return value as JSON, cut at `resultBytes`. */
+  /**
+   * Reads the return value as JSON within `resultBytes`: the whole value, or a preview of it (built
+   * inside QuickJS under the same budget, so a large value never costs more than the budget here).
+   */
   function finish(finishFn: QuickJSHandle, value: QuickJSHandle): RunEnd {
     const made = ctx.callFunction(finishFn, ctx.undefined, value, keep(ctx.newNumber(limits.resultBytes)));
-    if (made.error !== undefined) return { ok: false, failure: classify(take(made.error), state, limits) };
+    if (made.error !== undefined)
+      return { ok: false, failure: classify(take(made.error), state, limits, request.script) };
     const record = keep(made.value);
-    const sizeHandle = keep(ctx.getProp(record, 'size'));
-    const textHandle = keep(ctx.getProp(record, 'text'));
-    if (ctx.typeof(sizeHandle) !== 'number' || ctx.typeof(textHandle) !== 'string')
-      return {
-        ok: false,
-        failure: scriptFailure({ name: 'Error', message: 'The return value could not be read', line: null }),
-      };
-    const chars = ctx.getNumber(sizeHandle);
+    const read = (name: string): QuickJSHandle => keep(ctx.getProp(record, name));
+    const sizeHandle = read('size');
+    const textHandle = read('text');
+    const cutHandle = read('cut');
+    const unreadable = {
+      ok: false,
+      failure: scriptFailure({ name: 'Error', message: 'The return value could not be read', line: null }),
+    } as const;
+    if (ctx.typeof(sizeHandle) !== 'number' || ctx.typeof(textHandle) !== 'string') return unreadable;
     const text = ctx.getString(textHandle);
-    const bytes = Buffer.byteLength(text);
-    if (chars === text.length && bytes <= limits.resultBytes)
-      return { ok: true, resultJson: text, preview: null, size: bytes };
-    // Cut: `size` is exact when the whole text came out, else a lower bound (one byte per character).
-    const preview = cutUtf8(text, limits.resultBytes);
-    return { ok: true, resultJson: null, preview, size: Math.max(bytes, chars) };
+    const size = ctx.getNumber(sizeHandle);
+    if (ctx.typeof(cutHandle) !== 'string') {
+      if (Buffer.byteLength(text) > limits.resultBytes) return unreadable;
+      return { ok: true, resultJson: text, size, cut: null };
+    }
+    const cut = JSON.parse(ctx.getString(cutHandle)) as ResultCut;
+    // The preview is built to fit; a preview that does not (a bug) is answered as null, still cut.
+    const fits = Buffer.byteLength(text) <= limits.resultBytes;
+    return { ok: true, resultJson: fits ? text : 'null', size, cut };
   }
 }

@@ -7,6 +7,8 @@ import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core';
 import { SCRIPT_FILE } from './prelude.ts';
 
 export interface Thrown {
+  /** The thrown value was null: what QuickJS throws when it runs out of memory while reporting it. */
+  readonly nullValue?: boolean;
   readonly name: string;
   readonly message: string;
   /** The script's line the error points at, when QuickJS says. */
@@ -47,5 +49,10 @@ export function describeThrown(ctx: QuickJSContext, handle: QuickJSHandle): Thro
   } catch {
     shown = typeof dumped;
   }
-  return { name: 'Error', message: clip(`The script threw a non-Error value: ${shown}`), line: null };
+  return {
+    name: 'Error',
+    message: clip(`The script threw a non-Error value: ${shown}`),
+    line: null,
+    ...(dumped === null ? { nullValue: true } : {}),
+  };
 }

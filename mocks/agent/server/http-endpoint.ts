@@ -12,7 +12,7 @@
  *
  * Every request is authenticated again, so a revoked key fails at once, sessions included (spec 5.6).
  */
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   type AuthInfo,
   createMcpHandler,
@@ -104,6 +104,27 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { engine, tools } = options;
   const guard = createOriginGuard(options.ownHost, options.originGuard);
   const sessions = new Map<string, Session>();
+  // Session ids are signed under a secret every replica of one sandbox shares (seed and admin token),
+  // bound to the key: a replica behind a round-robin balancer that did not open a session still knows
+  // it is genuine and answers it statelessly (see README "Team sandbox").
+  const sessionSecret = `cca-kit mcp sessions|seed=${String(engine.options.seed)}|admin=${engine.options.adminToken ?? ''}`;
+  const sessionMac = (nonce: string, key: string): string =>
+    createHmac('sha256', sessionSecret).update(`${nonce}\n${key}`).digest('base64url').slice(0, 22);
+  // The replica part tells this endpoint's own sessions (closed or evicted: 404) from another's.
+  const replica = randomUUID().slice(0, 8);
+  const signedSessionId = (key: string): string => {
+    const nonce = `${replica}.${randomUUID()}`;
+    return `${nonce}.${sessionMac(nonce, key)}`;
+  };
+  /** A session another replica of this sandbox (or this one before a restart) opened with `key`. */
+  const foreignSession = (id: string, key: string): boolean => {
+    const [from, uuid, mac, extra] = id.split('.');
+    if (from === undefined || uuid === undefined || mac === undefined || extra !== undefined) return false;
+    if (from === replica) return false;
+    const expected = Buffer.from(sessionMac(`${from}.${uuid}`, key));
+    const presented = Buffer.from(mac);
+    return presented.length === expected.length && timingSafeEqual(presented, expected);
+  };
 
   const stateless = createMcpHandler(
     (ctx) => {
@@ -139,7 +160,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     sweep(Date.now());
     const server = createMcpServerFor(identity, { engine, tools, publicOrigin: publicOriginOf(request) });
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => signedSessionId(key),
       enableJsonResponse: true,
       maxRequestBodySize: limits.maxBodyBytes,
       onsessioninitialized: (id) => {
@@ -153,13 +174,28 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     return transport.handleRequest(request, { parsedBody: body });
   }
 
-  async function serve(request: Request): Promise<Response> {
-    const refused = guard(request);
+  async function serve(incoming: Request): Promise<Response> {
+    let request = incoming;
+    const refused = guard(incoming);
     if (refused !== undefined) return refused;
     const auth = authenticateRequest(engine, request.headers);
     if (!auth.ok) return unauthorizedResponse(auth.reason);
 
-    const sessionId = request.headers.get('mcp-session-id');
+    let sessionId = request.headers.get('mcp-session-id');
+    if (sessionId !== null && !sessions.has(sessionId) && foreignSession(sessionId, auth.key)) {
+      // Opened by another replica of this sandbox (or before a restart): answered statelessly.
+      const headers = new Headers(incoming.headers);
+      headers.delete('mcp-session-id');
+      let body: string | null = null;
+      if (incoming.method !== 'GET' && incoming.method !== 'HEAD') {
+        const read = await readRequestBody(incoming, limits.maxBodyBytes);
+        if (read.tooLarge)
+          return jsonRpcError(413, -32600, `Request body exceeds ${limits.maxBodyBytes} bytes on /mcp`);
+        body = read.text;
+      }
+      request = new Request(incoming.url, { method: incoming.method, headers, body });
+      sessionId = null;
+    }
     if (sessionId !== null) {
       const session = sessions.get(sessionId);
       if (session === undefined)

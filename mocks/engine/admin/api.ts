@@ -7,6 +7,7 @@ import type { MockClock } from '../clock.ts';
 import type { CommandTarget } from '../commands/apply.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
 import type { EngineState } from '../state.ts';
+import type { StoreHealth } from '../store/types.ts';
 import type { ApiKeyRecord, KeyProfile, KeyStatus, ModerationMode, Organization, Scope } from '../types.ts';
 
 export { AdminError, isAdminError } from './errors.ts';
@@ -54,6 +55,7 @@ export interface AdminHost extends CommandTarget {
   readonly clock: MockClock;
   run<C extends Command>(command: C): OutcomeOf<C>;
   execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
+  storeHealth(): Promise<StoreHealth>;
 }
 
 /** The admin view of a key at `now`. */

@@ -14,6 +14,26 @@ function body(value: unknown, what: string): Record<string, unknown> {
 
 export const coreAdminRoutes: readonly AdminRoute[] = [
   {
+    method: 'GET',
+    path: '/__mock/health',
+    summary:
+      "This replica's state store: kind, log position, log length, lag, reachability (and the cost of catching up on Redis)",
+    handle: async ({ clock, storeHealth }) => {
+      const store = await storeHealth();
+      const clockView = clockViewOf(clock);
+      if (store.connected && store.lag !== null && store.lag <= 0)
+        return ok({ status: 'ok', store, clock: clockView });
+      // 503 so a balancer's health check can tell; an error body like every other 5xx of the mock.
+      const why = store.connected
+        ? `${store.lag ?? 'unknown'} writes behind the log`
+        : `store unreachable: ${store.lastError ?? 'no answer'}`;
+      return ok(
+        { success: false, error: `Degraded: ${why}`, status: 'degraded', store, clock: clockView },
+        503,
+      );
+    },
+  },
+  {
     method: 'POST',
     path: '/__mock/reset',
     summary: 'Rebuild the whole state from the seed and put the clock back to its start',

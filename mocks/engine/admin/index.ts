@@ -126,6 +126,7 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
         query: url.searchParams,
         body: read.value,
         execute: options.host.execute,
+        storeHealth: options.host.storeHealth,
       });
     } catch (cause) {
       if (isAdminError(cause)) return errors.adminBadRequest(cause.message, cause.status);

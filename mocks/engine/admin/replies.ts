@@ -16,14 +16,10 @@ import type { Engine } from '../engine.ts';
 import { errors } from '../errors.ts';
 import {
   adminView,
-  approveReply,
   findReply,
-  forceReplyOutcome,
   issueMissingApprovalLinks,
   listReplies,
   ReplyAdminError,
-  rejectReply,
-  stepReply,
 } from '../replies/index.ts';
 import { type AdminContext, type AdminResult, type AdminRoute, ok } from './route.ts';
 
@@ -33,6 +29,27 @@ type ReplyOperation = (engine: Pick<Engine, 'state' | 'clock'>, org: string, req
 function onRequest(ctx: AdminContext, operation: ReplyOperation): AdminResult {
   try {
     return ok({ reply: operation(ctx, ctx.params['organizationId'] ?? '', ctx.params['requestId'] ?? '') });
+  } catch (cause) {
+    if (cause instanceof ReplyAdminError) return errors.adminBadRequest(cause.message, cause.status);
+    throw cause;
+  }
+}
+
+/** Makes one `reply.admin` command on the route's request; a refusal becomes a 400/404/409 admin error. */
+async function commandOn(
+  ctx: AdminContext,
+  operation: 'approve' | 'reject' | 'advance' | 'outcome',
+  outcome?: unknown,
+): Promise<AdminResult> {
+  try {
+    const reply = await ctx.execute({
+      type: 'reply.admin',
+      operation,
+      organizationId: ctx.params['organizationId'] ?? '',
+      requestId: ctx.params['requestId'] ?? '',
+      ...(operation === 'outcome' ? { outcome } : {}),
+    });
+    return ok({ reply });
   } catch (cause) {
     if (cause instanceof ReplyAdminError) return errors.adminBadRequest(cause.message, cause.status);
     throw cause;
@@ -65,34 +82,33 @@ export const repliesAdminRoutes: readonly AdminRoute[] = [
     method: 'POST',
     path: `${ONE}/approve`,
     summary: 'Approve a reply request awaiting approval, as the person would (test tooling)',
-    handle: (ctx) => onRequest(ctx, approveReply),
+    handle: (ctx) => commandOn(ctx, 'approve'),
   },
   {
     method: 'POST',
     path: `${ONE}/reject`,
     summary: 'Reject a reply request awaiting approval, as the person would (test tooling)',
-    handle: (ctx) => onRequest(ctx, rejectReply),
+    handle: (ctx) => commandOn(ctx, 'reject'),
   },
   {
     method: 'POST',
     path: `${ONE}/advance`,
     summary:
       "Take a reply request's next clock step now: queued → delivering → delivered (or the forced outcome)",
-    handle: (ctx) => onRequest(ctx, stepReply),
+    handle: (ctx) => commandOn(ctx, 'advance'),
   },
   {
     method: 'POST',
     path: `${ONE}/outcome`,
     summary: 'Force the delivery outcome of a reply request: {"outcome": "failed" | "unknown" | "delivered"}',
-    handle: (ctx) =>
-      onRequest(ctx, (engine, org, id) => {
-        const body = ctx.body;
-        if (typeof body !== 'object' || body === null || Array.isArray(body))
-          throw new ReplyAdminError(
-            400,
-            'the request body must be a JSON object like {"outcome": "unknown"}',
-          );
-        return forceReplyOutcome(engine, org, id, (body as { readonly outcome?: unknown }).outcome);
-      }),
+    handle: (ctx) => {
+      const body = ctx.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body))
+        return errors.adminBadRequest(
+          'the request body must be a JSON object like {"outcome": "unknown"}',
+          400,
+        );
+      return commandOn(ctx, 'outcome', (body as { readonly outcome?: unknown }).outcome);
+    },
   },
 ];

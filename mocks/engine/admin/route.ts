@@ -2,6 +2,7 @@
 import type { MockClock } from '../clock.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
 import type { EngineState } from '../state.ts';
+import type { StoreHealth } from '../store/types.ts';
 import type { AdminApi } from './api.ts';
 
 export interface AdminContext {
@@ -16,6 +17,8 @@ export interface AdminContext {
   readonly body: unknown;
   /** Makes a write: applies the command through the engine's store; throws its refusal (an `AdminError`). */
   execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
+  /** The store's log position, lag and reachability. */
+  storeHealth(): Promise<StoreHealth>;
 }
 
 export interface AdminResult {

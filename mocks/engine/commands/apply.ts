@@ -17,6 +17,8 @@ import { submitCase } from '../moderation/intake.ts';
 import { activatePolicy, deactivatePolicy, stepCase } from '../moderation/status.ts';
 import type { EngineState } from '../state.ts';
 import type { ModerationMode, Organization } from '../types.ts';
+import { replyAppliers } from './replies.ts';
+import { savedSearchAppliers } from './saved-searches.ts';
 import type { Applied, Command, CommandOf, CommandOutcomes, CommandType, LoggedCommand } from './types.ts';
 
 /** What commands act on: the engine's current state (replaced by reset), its clock, and reset. */
@@ -157,6 +159,8 @@ const appliers: { readonly [T in CommandType]: Applier<T> } = {
     target.reset();
     return null;
   },
+  ...replyAppliers,
+  ...savedSearchAppliers,
 };
 
 /**

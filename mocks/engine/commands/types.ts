@@ -13,6 +13,8 @@ import type { IngestionBatchInput, IngestReceipt } from '../ingestion/intake.ts'
 import type { BatchResult } from '../moderation/batch.ts';
 import type { ModerationCaseStatus, PolicyWorkflow, SubmissionOutcome } from '../moderation/types.ts';
 import type { ApiKeyRecord, Organization } from '../types.ts';
+import type { ReplyCommand, ReplyOutcomes } from './replies.ts';
+import type { SavedSearchCommand, SavedSearchOutcomes } from './saved-searches.ts';
 
 export type Command =
   | {
@@ -44,13 +46,15 @@ export type Command =
   | { readonly type: 'clock.set'; readonly now: unknown }
   | { readonly type: 'data.merge'; readonly file: unknown }
   | { readonly type: 'data.replace'; readonly file: unknown }
-  | { readonly type: 'reset' };
+  | { readonly type: 'reset' }
+  | ReplyCommand
+  | SavedSearchCommand;
 
 export type CommandType = Command['type'];
 export type CommandOf<T extends CommandType> = Extract<Command, { readonly type: T }>;
 
 /** What applying each kind of command returns (a refusal thrown by a slice is `Applied.ok === false`). */
-export interface CommandOutcomes {
+export interface CommandOutcomes extends ReplyOutcomes, SavedSearchOutcomes {
   'customFields.update': WriteOutcome | { readonly ok: false; readonly notFound: true };
   'moderation.submit': SubmissionOutcome;
   'moderation.submitBatch': readonly BatchResult[];

@@ -6,6 +6,8 @@
  */
 import type { Applied, LoggedCommand } from '../commands/types.ts';
 
+export type { Applied } from '../commands/types.ts';
+
 /** Applies one logged command to the engine (never throws: a refusal is an outcome). */
 export type ApplyEntry = (entry: LoggedCommand) => Applied;
 
@@ -25,6 +27,10 @@ export interface StoreHealth {
   /** False while a shared store cannot be reached (writes answer 503, reads answer from local state). */
   readonly connected: boolean;
   readonly lastError: string | null;
+  /** A shared store: the id of the last entry applied. */
+  readonly lastEntryId?: string;
+  /** A shared store: what reading the log's end before requests costs. */
+  readonly catchUp?: { readonly reads: number; readonly meanMs: number; readonly maxMs: number };
 }
 
 export interface CommandStore {

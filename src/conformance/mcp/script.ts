@@ -32,7 +32,13 @@ export type ScriptOutcome =
  * The script sent for a law body. The body is an async function body: it may `await call(...)`
  * and `return` a JSON value.
  */
-export function wrapScript(body: string): string {
+export function wrapScript(body: string, from: number | null = null): string {
+  const print =
+    from === null
+      ? `console.log(${JSON.stringify(OPEN)} + JSON.stringify(__ccaOut) + ${JSON.stringify(CLOSE)});`
+      : // Pieces of CHUNK characters from piece `from` on, one console line each, as many as the
+        // deployment's console budget keeps; the reader asks again from the first one missing.
+        `{ const t = JSON.stringify(__ccaOut); const n = Math.ceil(t.length / ${CHUNK}); for (let i = ${from}; i < n && i < ${from} + ${CHUNKS_PER_RUN}; i++) console.log(${JSON.stringify(CHUNK_OPEN)} + i + '/' + n + ':' + t.slice(i * ${CHUNK}, (i + 1) * ${CHUNK}) + ${JSON.stringify(CLOSE)}); }`;
   return [
     'const __ccaBody = async () => {',
     body,
@@ -45,8 +51,35 @@ export function wrapScript(body: string): string {
     '    message: String(e && e.message !== undefined ? e.message : e),',
     "    code: e && typeof e.code === 'string' ? e.code : null, kind: e && typeof e.kind === 'string' ? e.kind : null };",
     '}',
-    `console.log(${JSON.stringify(OPEN)} + JSON.stringify(__ccaOut) + ${JSON.stringify(CLOSE)});`,
+    print,
   ].join('\n');
+}
+
+/** Pieces of a result too large for one console line: characters each, and at most so many per run. */
+const CHUNK = 1500;
+const CHUNKS_PER_RUN = 40;
+const CHUNK_OPEN = '<<cca-piece>>';
+
+/** Every piece (`index/count:text`) printed in an answer, by index. */
+function piecesOf(value: unknown, found: Map<number, string>, count: { n: number }, depth = 0): void {
+  if (depth > 12) return;
+  if (typeof value === 'string') {
+    let at = value.indexOf(CHUNK_OPEN);
+    while (at >= 0) {
+      const end = value.indexOf(CLOSE, at);
+      if (end < 0) return;
+      const match = /^(\d+)\/(\d+):/.exec(value.slice(at + CHUNK_OPEN.length, end));
+      if (match !== null) {
+        const index = Number(match[1]);
+        count.n = Number(match[2]);
+        found.set(index, value.slice(at + CHUNK_OPEN.length + match[0].length, end));
+      }
+      at = value.indexOf(CHUNK_OPEN, end);
+    }
+    return;
+  }
+  if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) piecesOf(item, found, count, depth + 1);
 }
 
 function findMarked(value: unknown, depth = 0): string | undefined {
@@ -143,10 +176,40 @@ export async function scriptArgument(session: McpSession): Promise<string> {
   return name;
 }
 
-/** Runs a law body through `execute`. */
+/**
+ * Runs a law body through `execute`. A deployment that sizes its answers for a model may cut a large
+ * result's console line: the body is then run again to print its result in pieces, as many runs as
+ * the deployment's console budget needs (only reads have such results; a law that writes returns
+ * little).
+ */
 export async function runScript(session: McpSession, body: string): Promise<ScriptOutcome> {
   const arg = await scriptArgument(session);
-  return scriptOutcome(await session.callTool('execute', { [arg]: wrapScript(body) }));
+  const first = scriptOutcome(await session.callTool('execute', { [arg]: wrapScript(body) }));
+  if (first.kind !== 'failed' || first.answer.kind !== 'result' || first.answer.isError === true)
+    return first;
+  const pieces = new Map<number, string>();
+  const count = { n: 0 };
+  for (let round = 0; round < 200; round++) {
+    let from = 0;
+    while (pieces.has(from)) from++;
+    if (count.n > 0 && from >= count.n) break;
+    const answer = await session.callTool('execute', { [arg]: wrapScript(body, from) });
+    const before = pieces.size;
+    if (answer.kind === 'result') {
+      piecesOf(answer.structuredContent, pieces, count);
+      piecesOf(textParts(answer), pieces, count);
+    }
+    if (pieces.size === before) return first;
+  }
+  if (count.n === 0) return first;
+  let text = '';
+  for (let i = 0; i < count.n; i++) text += pieces.get(i) ?? '';
+  const read = scriptOutcome({
+    ...first.answer,
+    structuredContent: { text: `${OPEN}${text}${CLOSE}` },
+    content: [],
+  });
+  return read.kind === 'failed' ? first : { ...read, answer: first.answer };
 }
 
 /** A JSON literal for a script (inputs are embedded as JSON, never spliced as code). */

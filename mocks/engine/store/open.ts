@@ -1,0 +1,47 @@
+/**
+ * Starts an engine on a persistent store: reads (or sets) the log's origin, refuses a log of another
+ * origin, builds the state at the origin's time on a clock every replica shares, then replays the log.
+ * Node only; `cca-kit mock --state-file` and `--state redis://` call it.
+ */
+import { MockClock } from '../clock.ts';
+import { createEngine, type Engine } from '../engine.ts';
+import { type EngineOptions, normalizeOptions } from '../options.ts';
+import { describeOrigin, newOrigin, type StateOrigin } from './origin.ts';
+import type { ApplyEntry, CommandStore } from './types.ts';
+
+/** A store backend before it is bound to an engine: its origin is known, its log not yet applied. */
+export interface PendingStore {
+  readonly origin: StateOrigin;
+  readonly notes: readonly string[];
+  attach(apply: ApplyEntry): CommandStore | Promise<CommandStore>;
+}
+
+export interface PersistentEngine {
+  readonly engine: Engine;
+  readonly store: CommandStore;
+  readonly origin: StateOrigin;
+  readonly notes: readonly string[];
+}
+
+/**
+ * @example
+ * const { engine } = await createPersistentEngine({ seed: 42, clock: 'real' }, (describe, proposal) =>
+ *   openStateFile('sandbox.state', describe, proposal));
+ */
+export async function createPersistentEngine(
+  options: EngineOptions & { readonly clock?: 'real' | 'frozen' },
+  open: (
+    describe: ReturnType<typeof describeOrigin>,
+    proposal: StateOrigin,
+  ) => PendingStore | Promise<PendingStore>,
+): Promise<PersistentEngine> {
+  const mode = options.clock ?? 'real';
+  const describe = describeOrigin(normalizeOptions({ ...options, clock: 'frozen' }), mode);
+  const pending = await open(describe, newOrigin(describe, Date.now()));
+  const start = pending.origin.clockStart;
+  // now = start + (real - start) + offset: every replica's clock reads the same at the same real time.
+  const clock = new MockClock({ start, running: mode === 'real', realStart: start });
+  const engine = createEngine({ ...options, clock, origin: start });
+  const store = await engine.useStore((apply) => pending.attach(apply));
+  return { engine, store, origin: pending.origin, notes: pending.notes };
+}

@@ -1,0 +1,44 @@
+/**
+ * `--state-file` and `--state` of `cca-kit mock`: open the store before the engine exists (its origin
+ * sets the clock), then build the engine on it. The Redis client is imported only when asked for.
+ */
+import type { EngineOptions } from '../../mocks/engine/options.ts';
+import type { PersistentEngine } from '../../mocks/engine/store/open.ts';
+import { UsageError } from './io.ts';
+
+export interface OpenedState extends PersistentEngine {
+  /** One line for the start-up message. */
+  readonly summary: string;
+}
+
+/** Undefined when neither flag is given: the engine stays in memory. */
+export async function openPersistentState(
+  file: string | undefined,
+  url: string | undefined,
+  options: EngineOptions & { readonly clock: 'real' | 'frozen' },
+): Promise<OpenedState | undefined> {
+  if (file !== undefined && url !== undefined)
+    throw new UsageError('--state-file and --state are alternatives: give one of them');
+  if (file === undefined && url === undefined) return undefined;
+  const { createPersistentEngine } = await import('../../mocks/engine/store/open.ts');
+  if (file !== undefined) {
+    if (file === '') throw new UsageError('--state-file needs a file path');
+    const { openStateFile } = await import('../../mocks/engine/store/file.ts');
+    const opened = await createPersistentEngine(options, (describe, proposal) =>
+      openStateFile(file, describe, proposal),
+    );
+    const health = await opened.store.health();
+    return { ...opened, summary: `file ${file} (${health.position} writes replayed, fdatasync per write)` };
+  }
+  const { openRedisStore, parseRedisLocation } = await import('../../mocks/engine/store/redis.ts');
+  const location = parseRedisLocation(url ?? '');
+  if (typeof location === 'string') throw new UsageError(location);
+  const opened = await createPersistentEngine(options, (describe, proposal) =>
+    openRedisStore(location, describe, proposal),
+  );
+  const health = await opened.store.health();
+  return {
+    ...opened,
+    summary: `redis ${location.display} stream ${location.prefix}:log (${health.position} writes applied)`,
+  };
+}
