@@ -276,6 +276,14 @@ describe('the mock dashboard in headless Chromium', () => {
 
     const { tab, problems, close } = await openDashboard();
     try {
+      // By keyboard from the top: the skip link first, then the journal's first filter.
+      const focused = () =>
+        tab.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || '');
+      await tab.keyboard.press('Tab');
+      expect(await focused()).toBe('Skip to the journal');
+      await tab.keyboard.press('Enter');
+      await tab.keyboard.press('Tab');
+      expect(await focused()).toBe('filter-status');
       for (const seq of seqs) {
         await tab.getByRole('button', { name: new RegExp(`^Open exchange ${seq}:`) }).click();
         await tab.waitForSelector(`#exchange-title:has-text("Exchange ${seq}:")`);
