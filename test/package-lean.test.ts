@@ -2,7 +2,7 @@
  * The lean package `@cca-kit/core` (scripts/lean-packages.js cuts it out of dist/), packed and installed
  * into a fresh project as a user gets it: a contract-only user (no msw) and then an MSW user. It brings
  * the contract, the validators and the MSW handlers with ajv and ajv-formats only: no MCP SDK, no
- * QuickJS, no Swagger UI and its install-time telemetry, no HTTP client, no fast-check, and no package
+ * Redis client, no QuickJS, no Swagger UI and its install-time telemetry, no HTTP client, no fast-check, and no package
  * that runs a script on install. On Node 22+ (.ci/run) the MSW half runs msw 3, on Node 20 msw 2.
  */
 import { cp } from 'node:fs/promises';
@@ -35,6 +35,7 @@ const FULL_ONLY = [
   'undici',
   'fast-check',
   'api-smart-diff',
+  '@redis/client',
   'cca-kit',
 ];
 

@@ -199,14 +199,13 @@ export const tagVolumeParameters: Law = {
       arb,
       async ({ picked, top }) => {
         const ids = picked.map((t) => t.tagId);
-        const allowed = new Set([...ids, ...picked.map((t) => t.tagName)]);
         const pinned = await volume(ctx, { tagIds: ids.join(','), respondedOnly: false });
-        const foreign = pinned.tags.find((t) => typeof t !== 'string' || !allowed.has(t));
-        if (pinned.tags.length > ids.length || foreign !== undefined)
+        // What the strings of `tags` are (ids, names, labels) is not shown: only their number is judged.
+        if (pinned.tags.length > ids.length)
           violate(
             'VOLUME-TAGIDS-RESTRICTS',
-            'foreign-tag',
-            `tag volume tagIds=${ids.join(',')} answers tags ${JSON.stringify(pinned.tags)}: not only those ids (or their names)`,
+            'more-tags',
+            `tag volume tagIds=${ids.join(',')} (${ids.length} ids) answers ${pinned.tags.length} tags: ${JSON.stringify(pinned.tags.slice(0, 12))}`,
           );
         const strayId = [...rowTagIds(pinned.rows)].find((id) => !ids.includes(id));
         if (strayId !== undefined)

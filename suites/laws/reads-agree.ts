@@ -77,8 +77,12 @@ function same(key: string, a: unknown, b: unknown): boolean {
     const [x, y] = [Date.parse(a), Date.parse(b)];
     if (Number.isFinite(x) && Number.isFinite(y)) return x === y;
   }
-  if ((key === 'tags' || key === 'closingTags') && Array.isArray(a) && Array.isArray(b))
-    return canonical(a.map(canonical).sort()) === canonical(b.map(canonical).sort());
+  if ((key === 'tags' || key === 'closingTags') && Array.isArray(a) && Array.isArray(b)) {
+    // {value, group} is what both records carry; extra keys on one side are tolerated (section 9).
+    const set = (tags: readonly unknown[]) =>
+      canonical(tags.map((t) => canonical({ value: obj(t)['value'], group: obj(t)['group'] })).sort());
+    return set(a) === set(b);
+  }
   return canonical(a) === canonical(b);
 }
 
