@@ -9,7 +9,9 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createAgentServer } from '../../mocks/agent/server/agent-server.ts';
 import { authenticateKey } from '../../mocks/agent/server/identity.ts';
 import { createEngine } from '../../mocks/engine/engine.ts';
+import { startMockServer } from '../../mocks/http/server.ts';
 import { agentContract } from '../contract/agent.ts';
+import { readDataFiles } from './data-files.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, integerFlag, sandboxOptionsFromFlags } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 
@@ -26,6 +28,10 @@ Options:
   --seed <n>             seed of the generated data (default 42)
   --actions <n>          number of seeded actions (default 2000)
   --clock <real|frozen>  real time (default) or a frozen clock
+  --data <file>          load a data file (docs/data-format.md); repeatable, as for cca-kit mock
+  --http-port <n|off>    loopback HTTP port of the same engine (default 0: any free port) serving the
+                         reply confirmation page review_reply links to, the REST API and /__mock/
+                         (admin); off: none, and review_reply has no link
   --list-keys            print the engine's API keys and the tools each may use, then exit
   --list-tools           print the tools per key profile (contract/agent/tools.json), then exit
 ${EXECUTE_USAGE}
@@ -58,6 +64,8 @@ export const mcpCommand: Command = {
         seed: { type: 'string' },
         actions: { type: 'string' },
         clock: { type: 'string' },
+        data: { type: 'string', multiple: true },
+        'http-port': { type: 'string' },
         'list-keys': { type: 'boolean' },
         'list-tools': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -84,11 +92,23 @@ export const mcpCommand: Command = {
     const clock = values.clock ?? 'real';
     if (clock !== 'real' && clock !== 'frozen')
       throw new UsageError(`--clock must be real or frozen (got ${clock})`);
+    const dataPaths = values.data ?? [];
+    const data = await readDataFiles(dataPaths);
+    // As cca-kit mock: with data files, the generated set is there only when asked for.
+    const generated = dataPaths.length === 0 || values.seed !== undefined || values.actions !== undefined;
     const engine = createEngine({
-      seed: integerFlag('seed', values.seed, 42, Number.MAX_SAFE_INTEGER),
-      actions: integerFlag('actions', values.actions, 2000, 1_000_000),
+      ...(generated
+        ? {
+            seed: integerFlag('seed', values.seed, 42, Number.MAX_SAFE_INTEGER),
+            actions: integerFlag('actions', values.actions, 2000, 1_000_000),
+          }
+        : {}),
+      ...(data.length === 0 ? {} : { data }),
       clock,
     });
+    const httpPort = values['http-port'] ?? '0';
+    if (httpPort !== 'off' && !/^\d{1,5}$/.test(httpPort))
+      throw new UsageError(`--http-port must be a port number or off (got ${httpPort})`);
     if (values['list-keys']) {
       io.stdout(
         `${formatTable(
@@ -116,10 +136,23 @@ export const mcpCommand: Command = {
       );
       return 2;
     }
-    const agent = createAgentServer(engine, { sandbox: sandboxOptionsFromFlags(values) });
-    const handle = serveStdio(() => agent.serverForKey(key), {
+    const sandbox = sandboxOptionsFromFlags(values);
+    // One engine, two doors: stdio for the agent, loopback HTTP for the person who confirms a reply.
+    const http =
+      httpPort === 'off'
+        ? undefined
+        : await startMockServer({
+            host: '127.0.0.1',
+            port: integerFlag('http-port', httpPort, 0, 65_535),
+            engine,
+            agent: { sandbox },
+          });
+    const agent = createAgentServer(engine, { sandbox });
+    const handle = serveStdio(() => agent.serverForKey(key, http?.url ?? null), {
       onerror: (error) => io.stderr(`cca-kit mcp: ${error.message}\n`),
     });
+    if (http !== undefined)
+      io.stderr(`cca-kit mcp: confirmation pages, REST and /__mock/ (admin) on ${http.url}\n`);
     io.stderr(
       `cca-kit mcp: serving on stdio for ${checked.identity.organizationId} (${checked.identity.profile} key "${checked.identity.keyName}"), tools: ${
         agent.tools
@@ -131,6 +164,7 @@ export const mcpCommand: Command = {
     await untilDone(io.signal);
     await handle.close();
     await agent.close();
+    await http?.close();
     return 0;
   },
 };
