@@ -156,7 +156,7 @@ describe('contract/agent/execute.json', () => {
   it('the example of docs/agent-interface.md ("The execute sandbox") runs and does what it says', async () => {
     const doc = readFileSync(new URL('../docs/agent-interface.md', import.meta.url), 'utf8');
     const section = doc.slice(doc.indexOf('## The execute sandbox'));
-    const example = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+    const example = /```js[^\n]*\n([\s\S]*?)```/.exec(section)?.[1];
     if (example === undefined) throw new Error('no js example in the section');
     const outcome = await execute.handle(harness.context('reporting'), { script: example });
     if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure));
