@@ -41,6 +41,29 @@ async function agentsStatus(engine: Engine, key: string): Promise<number> {
 }
 
 describe('admin access', () => {
+  it("refuses another site's page on loopback (foreign Origin or a DNS-rebinding Host): it can neither read the journal nor reset", async () => {
+    const engine = newEngine();
+    const evilOrigin = { headers: { origin: 'https://evil.example' } };
+    expect((await admin(engine, 'GET', '/__mock/journal', evilOrigin)).status).toBe(403);
+    expect((await admin(engine, 'POST', '/__mock/reset', evilOrigin)).status).toBe(403);
+    expect((await admin(engine, 'GET', '/__mock/keys', { headers: { origin: 'null' } })).status).toBe(403);
+    const rebound = { headers: { host: 'evil.example:4010' } };
+    expect((await admin(engine, 'GET', '/__mock/keys', rebound)).status).toBe(403);
+    // A front-end dev server on loopback, the mock's own page and clients without the headers are served.
+    for (const headers of [
+      { origin: 'http://localhost:5173', host: '127.0.0.1:4010' },
+      { origin: 'http://127.0.0.1:4010', host: 'localhost:4010' },
+      { origin: 'http://[::1]:4010', host: '[::1]:4010' },
+      {},
+    ])
+      expect((await admin(engine, 'GET', '/__mock/keys', { headers })).status, JSON.stringify(headers)).toBe(
+        200,
+      );
+    // The admin token still opens it from anywhere (a team sandbox behind a proxy).
+    const withToken = { headers: { origin: 'https://sandbox.example', 'x-mock-admin-token': TOKEN } };
+    expect((await admin(engine, 'GET', '/__mock/keys', withToken)).status).toBe(200);
+  });
+
   it('refuses a non-loopback client without the admin token (403), accepts it with the token', async () => {
     const engine = newEngine();
     const remote = { remoteAddress: '203.0.113.7' };

@@ -33,18 +33,44 @@ function presentedToken(headers: RequestHeaders): string | null {
   return authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
 }
 
+/** `localhost`, `*.localhost`, 127.0.0.0/8 or `[::1]`, with or without a port. */
+function isLoopbackHost(host: string): boolean {
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '');
+  const lower = name.toLowerCase();
+  return lower === 'localhost' || lower.endsWith('.localhost') || isLoopback(lower);
+}
+
 /**
- * The admin access rule: a loopback client, or one presenting the admin token (the dashboard's page
- * and assets, served by the node adapter, follow it too).
+ * A browser page of another site must not drive or read the mock through the user's loopback: a
+ * cross-site request carries its page's `Origin`, and a DNS-rebinding page a foreign `Host`. Either
+ * header, when present, must name a loopback host (a front-end dev server on localhost may call the
+ * admin API); requests without them (curl, Node clients, MSW in a page) are not affected.
+ */
+function fromLoopbackPage(headers: RequestHeaders): boolean {
+  const host = headers.get('host');
+  if (host !== null && !isLoopbackHost(host)) return false;
+  const origin = headers.get('origin');
+  if (origin === null) return true;
+  try {
+    const { protocol, host: originHost } = new URL(origin);
+    return (protocol === 'http:' || protocol === 'https:') && isLoopbackHost(originHost);
+  } catch {
+    return false; // `null` (a sandboxed frame or a file) or garbage
+  }
+}
+
+/**
+ * The admin access rule: a loopback client not sent by another site's page, or one presenting the
+ * admin token (the dashboard's page and assets, served by the node adapter, follow it too).
  */
 export function adminAllowed(
   remoteAddress: string | undefined,
   headers: RequestHeaders,
   token: string | null,
 ): boolean {
-  if (isLoopback(remoteAddress)) return true;
   const presented = token === null ? null : presentedToken(headers);
-  return token !== null && presented !== null && constantTimeEqual(presented, token);
+  if (token !== null && presented !== null && constantTimeEqual(presented, token)) return true;
+  return isLoopback(remoteAddress) && fromLoopbackPage(headers);
 }
 
 interface CompiledAdminRoute {
