@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { KEY_ENV, REQUIRED_KEY_ROLES } from '../../src/client/types.ts';
-import { type Rule, rules } from '../../src/contract/rules.ts';
+import { levelOf, type Rule, rules } from '../../src/contract/rules.ts';
 import { allLaws } from '../../suites/laws/index.ts';
 import agentAuditJson from '../agent/audit.json' with { type: 'json' };
 import auditJson from '../audit.json' with { type: 'json' };
@@ -129,10 +129,10 @@ function checkedBy(rule: Rule, laws: ReadonlyMap<string, readonly string[]>): st
 }
 
 function ruleTable(list: readonly Rule[], laws: ReadonlyMap<string, readonly string[]>): string[] {
-  const out = ['| rule | § | check | checked on a live target by |', '|---|---|---|---|'];
+  const out = ['| rule | § | level | check | checked on a live target by |', '|---|---|---|---|---|'];
   for (const rule of [...list].sort((a, b) => bySection(a.section, b.section))) {
     out.push(
-      `| \`${rule.id}\` ${cell(rule.title)} | ${rule.section} | ${rule.check} | ${cell(checkedBy(rule, laws))} |`,
+      `| \`${rule.id}\` ${cell(rule.title)} | ${rule.section} | ${levelOf(rule.id)} | ${rule.check} | ${cell(checkedBy(rule, laws))} |`,
     );
   }
   return out;
@@ -188,6 +188,9 @@ export function generatedPart(): string {
     'applies to every answer), or why no black-box check can. A law that needs an optional key only the',
     'user can give for a live target (CCA_OTHER_ORG_READ_KEY, CCA_NO_MODERATION_WRITE_KEY, CCA_EXPIRED_KEY,',
     'CCA_REVOKED_KEY), or permission to write, says so; without it the rule is reported not run.',
+    'The level says what a failure does: `must` (the spec states it) fails the run, `should` (a reading, a',
+    'convention or a point the spec leaves open) is a warning unless `--strict`, `mock-only` never runs on a',
+    "live target; contract/audit.json's `levels` gives the spec's words behind each.",
     '',
     ...ruleTable(restRules, laws),
     '',
