@@ -95,10 +95,10 @@ describe('answers sized for a model (issue 22 point 2)', () => {
     }
   }, 120_000);
 
-  it('AGENT-MCP-LONG-EXPORT-RESUMES-WITH-CURSOR: a 12k-item export comes back cut by items within the stated size, saying where to resume, 5 times in a row (the same answer each time)', async () => {
+  it('AGENT-MCP-LONG-EXPORT-RESUMES-WITH-CURSOR: a 12k-item export comes back cut by items within the stated size, saying where to resume, 20 times in a row (the same answer each time)', async () => {
     const client = await connect('reporting');
     let first: unknown;
-    for (let run = 0; run < 5; run++) {
+    for (let run = 0; run < RUNS; run++) {
       const answer = await execute(client, EXPORT_12K);
       expect(answer.isError, `run ${run}: ${JSON.stringify(answer.structured).slice(0, 300)}`).toBe(false);
       expect(Buffer.byteLength(JSON.stringify(answer.structured))).toBeLessThanOrEqual(ANSWER_BYTES);
@@ -150,10 +150,10 @@ describe('failures that keep their kind (issue 22 point 1 and 3)', () => {
     }
   }, 300_000);
 
-  it("AGENT-MCP-TRUNCATED-REPORTS-LIMIT: the issue's 250000-object script fits the heap, and its result (27 MB of JSON, never built) comes back the same way 5 times: a preview within the stated size", async () => {
+  it("AGENT-MCP-TRUNCATED-REPORTS-LIMIT: the issue's 250000-object script fits the heap, and its result (27 MB of JSON, never built) comes back the same way 20 times in a row: a preview within the stated size", async () => {
     const client = await connect('reporting');
     let first: unknown;
-    for (let run = 0; run < 5; run++) {
+    for (let run = 0; run < RUNS; run++) {
       const answer = await execute(client, MEMORY_BOMB);
       expect(answer.isError, `run ${run}: ${JSON.stringify(answer.structured).slice(0, 200)}`).toBe(false);
       expect(Buffer.byteLength(JSON.stringify(answer.structured))).toBeLessThanOrEqual(ANSWER_BYTES);
