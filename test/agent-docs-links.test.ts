@@ -59,12 +59,14 @@ describe('the docs host', () => {
       }
     }
     expect(broken).toEqual([]);
-    // The guide and the reply lifecycle page are among them (agent-replies.md answered 404 before).
+    // The guide, the reply lifecycle and the confirmation page are among them, each a page of its own
+    // (agent-replies.md answered 404 before).
     expect(seen.get(`${origin}/agent/docs/agent-interface.md`)).toBe(200);
     expect(seen.get(`${origin}/agent/docs/agent-replies.md`)).toBe(200);
+    expect(seen.get(`${origin}/agent/docs/agent-confirmation.md`)).toBe(200);
     expect(seen.size).toBeGreaterThan(5);
     // The served guide speaks to an agent developer: no test files, no SDK version history.
-    for (const page of ['agent-interface.md', 'agent-replies.md']) {
+    for (const page of ['agent-interface.md', 'agent-replies.md', 'agent-confirmation.md']) {
       const text = await (await fetch(`${origin}/agent/docs/${page}`)).text();
       expect(text, page).not.toMatch(/\.test\.ts|Why the 2\.x SDK|maintainers -->/);
     }

@@ -214,10 +214,19 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
   if (replies !== undefined)
     pages.push({
       path: '/agent/docs/agent-replies.md',
-      title: 'Replies a person approves',
+      title: 'The reply lifecycle',
       summary:
-        'The reply lifecycle (draft, awaiting approval, queued, delivering, delivered / failed / unknown), the confirmation page a person approves on, and what an agent does in each state.',
+        'A reply request from draft to delivered / failed / unknown: the tools, the states and moves, what an agent does in each state (the confirmation page has a page of its own).',
       markdown: replies,
+    });
+  const confirmation = forAgents(docsFile('agent-confirmation.md'));
+  if (confirmation !== undefined)
+    pages.push({
+      path: '/agent/docs/agent-confirmation.md',
+      title: 'The confirmation page',
+      summary:
+        'Where a person approves or rejects a reply review_reply linked to: what the page shows, what decides, what is refused; an agent never opens the link itself.',
+      markdown: confirmation,
     });
   pages.push({
     path: '/agent/docs/tools.md',
