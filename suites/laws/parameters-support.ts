@@ -5,21 +5,10 @@
 import fc from 'fast-check';
 import type { LawContext } from '../../src/conformance/law.ts';
 import { DAY_MS, settledAnchor } from './discover.ts';
+import { QUERY_PARAMS_RULE } from './rule-map.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 const MINUTE_MS = 60_000;
-
-/** The rule charged when an analytics read with valid parameters is not answered 200. */
-export const QUERY_RULE: Readonly<Record<string, string>> = {
-  listAgents: 'AGENT-LIST-ENVELOPE',
-  getAgent: 'AGENT-DETAIL-QUERY-PARAMS',
-  listQueues: 'QUEUE-QUERY-PARAMS',
-  getTagAnalytics: 'TAGS-QUERY-PARAMS',
-  getTagVolume: 'VOLUME-QUERY-PARAMS',
-  getSentimentByDay: 'SENT-DAY-QUERY-PARAMS',
-  getSentimentByTag: 'SENT-TAG-QUERY-PARAMS',
-  getEngagement: 'ENG-QUERY-PARAMS',
-};
 
 export type Query = Readonly<Record<string, string | number | boolean>>;
 
@@ -33,7 +22,7 @@ export async function readAnalytics(
   const res = await call(ctx, operationId, { auth: 'read', query, ...(path === undefined ? {} : { path }) });
   const ok = expectConforming(ctx, operationId, res, {
     status: 200,
-    statusRule: QUERY_RULE[operationId] ?? 'ERR-STATUS-IN-DECLARED-SET',
+    statusRule: QUERY_PARAMS_RULE[operationId] ?? 'ERR-STATUS-IN-DECLARED-SET',
     what: `${operationId} ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`,
   });
   return obj(ok.parsed);

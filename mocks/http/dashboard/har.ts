@@ -5,29 +5,12 @@
  * part of is left out (a cut JSON text cannot be scrubbed by path), as the recorder leaves out bodies
  * over its limit.
  */
+import { STATUS_CODES } from 'node:http';
 import type { Entry, Har } from 'har-format';
 import { entryOf, harOf } from '../../../src/record/har.ts';
 import { DEFAULT_SCRUB_RULES, Scrubber } from '../../../src/record/scrub.ts';
 import { findLeaks } from '../../../src/record/verify.ts';
 import type { JournalEntry } from '../../engine/journal/index.ts';
-
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  0: 'Dropped',
-  200: 'OK',
-  201: 'Created',
-  202: 'Accepted',
-  204: 'No Content',
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  500: 'Internal Server Error',
-};
 
 export type JournalHar =
   | { readonly ok: true; readonly har: Har; readonly text: string }
@@ -50,7 +33,8 @@ export function journalHar(entries: readonly JournalEntry[], origin: string, ver
         requestHeaders: entry.request.headers,
         requestBody: entry.request.body.truncated ? null : entry.request.body.text,
         status: entry.status,
-        statusText: STATUS_TEXT[entry.status] ?? '',
+        // 0 is an answer the mock dropped (chaos): no HTTP status, so a name of our own.
+        statusText: entry.status === 0 ? 'Dropped' : (STATUS_CODES[entry.status] ?? ''),
         responseHeaders: entry.response.headers,
         responseBody: entry.response.body.truncated ? null : entry.response.body.text,
         responseBytes: entry.response.body.bytes,
