@@ -294,7 +294,8 @@ export const modelBased: Law = {
   needs: { keys: ['write', 'read'], writes: true },
   run: async (ctx) => {
     // Custom fields join the sequences when the deployment has a writable one; the rest runs regardless.
-    const target = await writableFields(ctx).catch(() => undefined);
+    // A failed discovery is not swallowed: it is this law's outcome (a failure, or not run on a budget).
+    const target = await writableFields(ctx);
     const arb = fc.commands(commands(ctx, target), { maxCommands: 10 });
     const sequences = () =>
       runProperty(
