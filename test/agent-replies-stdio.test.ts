@@ -5,36 +5,13 @@
  * and the agent sees it delivered through open_reply.
  */
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../mocks/engine/index.ts';
 import { launchChromium } from './browser/harness.ts';
-import { ROOT } from './support/processes.ts';
-
-const RUN_CLI = `import('./src/cli/main.ts').then(async (m) => { process.exitCode = await m.main(process.argv.slice(1)); })`;
-const CLI_ARGS = ['--import', 'tsx', '--input-type=module', '-e', RUN_CLI, '--'];
-
-function seededKey(profile: string): string {
-  const key = createEngine({ seed: 42, actions: 50 })
-    .admin.listKeys('org_acme')
-    .find((k) => k.profile === profile && k.status === 'active')?.key;
-  if (key === undefined) throw new Error(`no ${profile} key`);
-  return key;
-}
+import { stdioTransport } from './support/stdio-mcp.ts';
 
 describe('cca-kit mcp --stdio with its confirmation page', () => {
   it('AGENT-MCP-REVIEW-LINK-HUMAN-CONFIRMS: a reply prepared over stdio is approved by a person in Chromium on the link, then open_reply sees it delivered', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [...CLI_ARGS, 'mcp', '--stdio', '--seed', '42', '--actions', '50'],
-      cwd: ROOT,
-      env: { ...process.env, CCA_API_KEY: seededKey('read_write') } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const { transport, stderr: stderrOf } = stdioTransport();
     const client = new Client({ name: 'stdio-replies', version: '1.0.0' });
     await client.connect(transport);
     const browser = await launchChromium();
@@ -56,8 +33,8 @@ describe('cca-kit mcp --stdio with its confirmation page', () => {
       const review = await client.callTool({ name: 'review_reply', arguments: { requestId } });
       expect(review.structuredContent).toMatchObject({ kind: 'approval_required' });
       const link = (review.structuredContent as { approvalUrl: string | null }).approvalUrl;
-      expect(link, stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/agent\/replies\//);
-      expect(stderr).toContain(new URL(link ?? 'http://x').origin);
+      expect(link, stderrOf()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/agent\/replies\//);
+      expect(stderrOf()).toContain(new URL(link ?? 'http://x').origin);
 
       const page = await browser.newPage();
       await page.goto(link ?? '');

@@ -7,35 +7,13 @@
  */
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../mocks/engine/index.ts';
 import { outputOf, ROOT } from './support/processes.ts';
-
-const RUN_CLI = `import('./src/cli/main.ts').then(async (m) => { process.exitCode = await m.main(process.argv.slice(1)); })`;
-const CLI_ARGS = ['--import', 'tsx', '--input-type=module', '-e', RUN_CLI, '--'];
-
-function seededKey(profile: string): string {
-  const key = createEngine({ seed: 42, actions: 50 })
-    .admin.listKeys('org_acme')
-    .find((k) => k.profile === profile && k.status === 'active')?.key;
-  if (key === undefined) throw new Error(`no ${profile} key`);
-  return key;
-}
+import { CLI_ARGS, seededKey, stdioTransport } from './support/stdio-mcp.ts';
 
 describe('cca-kit mcp --stdio', () => {
   it('AGENT-MCP-STDIO-PROTOCOL-ONLY: an SDK client lists and calls tools; stdout carries only JSON-RPC', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [...CLI_ARGS, 'mcp', '--stdio', '--seed', '42', '--actions', '50'],
-      cwd: ROOT,
-      env: { ...process.env, CCA_API_KEY: seededKey('read_write') } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const { transport, stderr: stderrOf } = stdioTransport();
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(transport);
     const { tools } = await client.listTools();
@@ -43,7 +21,7 @@ describe('cca-kit mcp --stdio', () => {
     const opened = await client.callTool({ name: 'open_reply', arguments: { requestId: 'not-a-uuid' } });
     expect(opened.isError).toBe(true);
     await client.close();
-    expect(stderr).toMatch(/serving on stdio for org_acme/);
+    expect(stderrOf()).toMatch(/serving on stdio for org_acme/);
   }, 30_000);
 
   it('every line on stdout is a JSON-RPC message, even with logs on stderr', async () => {
