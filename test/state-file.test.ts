@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
-import { type MockProcess, runMock, startMock } from './support/state-processes.ts';
+import { json, type MockProcess, runMock, startMock } from './support/state-processes.ts';
 
 const FLAGS = ['--seed', '7', '--actions', '120', '--moderation-latency', '400'];
 
@@ -17,17 +17,6 @@ interface KeyView {
   readonly organizationId: string;
   readonly profile: string;
   readonly status: string;
-}
-
-async function json(
-  url: string,
-  init: RequestInit = {},
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 describe('cca-kit mock --state-file', () => {

@@ -15,6 +15,7 @@ import { mockKeys } from '../suites/target.ts';
 import { captureIo } from './support/cli-io.ts';
 import { freePort } from './support/processes.ts';
 import {
+  json,
   type MockProcess,
   type RedisServer,
   type RoundRobinProxy,
@@ -26,17 +27,6 @@ import {
 
 const keys = mockKeys();
 const ORG = 'org_acme';
-
-async function json(
-  url: string,
-  init: RequestInit = {},
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, {
-    ...init,
-    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
 
 describe('cca-kit mock --state redis:// (three replicas behind a round-robin proxy)', () => {
   let redis: RedisServer;

@@ -206,3 +206,15 @@ export async function startRoundRobinProxy(upstreams: () => readonly string[]): 
       }),
   };
 }
+
+/** A JSON request to a mock (a replica or the proxy): its status and parsed body. */
+export async function json(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, {
+    ...init,
+    headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) },
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
