@@ -11,6 +11,7 @@
 import type { AdminApi } from '../admin/api.ts';
 import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost } from '../interceptors.ts';
+import { SECRET_HEADERS } from '../secret-headers.ts';
 import type { KeyProfile } from '../types.ts';
 import { violationLogOf } from '../violations/index.ts';
 import type {
@@ -52,15 +53,6 @@ export interface Journal extends EngineInterceptor {
   stats(): JournalStats;
 }
 
-/** Header values never stored. */
-const SECRET_HEADERS: ReadonlySet<string> = new Set([
-  'x-api-key',
-  'authorization',
-  'proxy-authorization',
-  'x-mock-admin-token',
-  'cookie',
-  'set-cookie',
-]);
 /** Shorter strings are not searched for in bodies (a key is far longer; too many false matches). */
 const MIN_SECRET_LENGTH = 8;
 /** Presented key values remembered for masking (an attacker sending random keys cannot grow it). */

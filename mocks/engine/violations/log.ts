@@ -15,6 +15,7 @@ import type { AdminApi } from '../admin/api.ts';
 import { ERROR_CODE_HEADER } from '../errors.ts';
 import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
+import { SECRET_HEADERS } from '../secret-headers.ts';
 import { atLeast, ViolationError } from './expect.ts';
 import { findKnownId, ID_PATH_PARAMETERS } from './known-ids.ts';
 import { notesOf } from './notes.ts';
@@ -74,13 +75,6 @@ const MALFORMED_CODES: ReadonlySet<string> = new Set([
   'MALFORMED_JSON',
 ]);
 
-/** Header values never written to the log. */
-const SECRET_HEADERS: ReadonlySet<string> = new Set([
-  'x-api-key',
-  'x-mock-admin-token',
-  'authorization',
-  'cookie',
-]);
 export const REDACTED = '[redacted]';
 
 /** A versioned REST path (`/v0/...`): unknown paths elsewhere (`/favicon.ico`) are not client calls. */
