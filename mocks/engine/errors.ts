@@ -127,8 +127,12 @@ export const errors = {
       403,
       'The mock admin API answers only loopback clients or requests carrying the admin token (X-Mock-Admin-Token)',
     ),
-  adminNotFound: (method: string, pathname: string) =>
-    error('ADMIN_NOT_FOUND', 404, `No admin operation matches ${method} ${pathname}`),
+  adminNotFound: (method: string, pathname: string, why?: string) =>
+    error(
+      'ADMIN_NOT_FOUND',
+      404,
+      `No admin operation matches ${method} ${pathname}${why === undefined ? '' : `. ${why}`}`,
+    ),
   adminBadRequest: (message: string, status = 400) => error('ADMIN_BAD_REQUEST', status, message),
   storeUnavailable: (detail: string) =>
     error(

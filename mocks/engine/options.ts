@@ -3,13 +3,16 @@
  * rejected at construction with a clear message when invalid.
  */
 import type { Contract } from '../../src/contract/index.ts';
-import { type Choices, type ChoicesOption, DEFAULT_CHOICES, normalizeChoices } from './choices/index.ts';
+import { DEFAULT_CHOICES } from './choices/defaults.ts';
+import type { ChoicesOption } from './choices/index.ts';
+import type { ChoiceName, Choices } from './choices/points.ts';
 import { MockClock, realTimeClock } from './clock.ts';
-import { DataBaseline } from './data-file/baseline.ts';
+import { DataBaseline } from './data-file/data-baseline.ts';
 import type { DataFile } from './data-file/types.ts';
 import type { IngestionStateOptions } from './ingestion/index.ts';
 import type { EngineInterceptor } from './interceptors.ts';
 import type { ModerationStateOptions } from './moderation/index.ts';
+import { type EngineParts, missingPart } from './parts.ts';
 
 export interface EngineOptions {
   /** PRNG seed of the data set and of generated ids. Default 42. */
@@ -109,12 +112,15 @@ const TIMINGS = {
  * Folds the choices that act through other options (the search cap, the moderation latency) into
  * them; the same setting given twice with different values is refused.
  */
-function withChoices(options: EngineOptions): {
+function withChoices(
+  options: EngineOptions,
+  parts: EngineParts,
+): {
   choices: Choices;
   searchCap: number;
   moderation: Omit<ModerationStateOptions, 'clock'>;
 } {
-  const chosen = normalizeChoices(options.choices);
+  const chosen = parts.choices?.normalize(options.choices) ?? defaultsOnly(options.choices);
   const capChosen = options.choices?.totalRecordsCap !== undefined;
   const cap = capChosen ? Number(chosen.totalRecordsCap) : (options.searchCap ?? ENGINE_DEFAULTS.searchCap);
   if (capChosen && options.searchCap !== undefined && options.searchCap !== cap)
@@ -132,7 +138,20 @@ function withChoices(options: EngineOptions): {
   };
 }
 
-export function normalizeOptions(options: EngineOptions = {}): NormalizedEngineOptions {
+/** Without the choices part only the defaults can be had: any other value names the opt-in. */
+function defaultsOnly(option: ChoicesOption | undefined): Choices {
+  for (const [name, value] of Object.entries(option ?? {})) {
+    if (value !== undefined && value !== DEFAULT_CHOICES[name as ChoiceName])
+      throw new RangeError(`${missingPart('Choices', 'choices')} (asked: ${name}=${value})`);
+  }
+  return DEFAULT_CHOICES;
+}
+
+/** The options with every default filled in; `parts` are the engine's optional parts (`parts.ts`). */
+export function normalizeOptions(
+  options: EngineOptions = {},
+  parts: EngineParts = {},
+): NormalizedEngineOptions {
   const actions = options.actions ?? ENGINE_DEFAULTS.actions;
   if (!Number.isSafeInteger(actions) || actions < 0) {
     throw new RangeError(`actions must be a non-negative integer (got ${actions})`);
@@ -150,7 +169,7 @@ export function normalizeOptions(options: EngineOptions = {}): NormalizedEngineO
     throw new RangeError('adminToken must have at least 8 characters');
   const files = options.data === undefined ? [] : Array.isArray(options.data) ? options.data : [options.data];
   const generated = options.data === undefined || options.seed !== undefined || options.actions !== undefined;
-  const chosen = withChoices(options);
+  const chosen = withChoices(options, parts);
   return {
     seed: options.seed ?? ENGINE_DEFAULTS.seed,
     actions: generated ? actions : 0,

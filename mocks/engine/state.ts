@@ -5,10 +5,11 @@
 import { generateDataset } from '../../fixtures/index.ts';
 import { type AuthState, createAuthState } from './auth/index.ts';
 import { createDataState, type DataState } from './data/index.ts';
-import { type DataBaseline, emptyDataset, loadBaseline } from './data-file/baseline.ts';
+import { type DataBaseline, emptyDataset } from './data-file/data-baseline.ts';
 import { createIngestionState, type IngestionState } from './ingestion/index.ts';
 import { createModerationState, type ModerationState } from './moderation/index.ts';
 import type { NormalizedEngineOptions } from './options.ts';
+import { type EngineParts, missingPart } from './parts.ts';
 import { createRepliesState, type RepliesState } from './replies/index.ts';
 import { createSavedSearchState, type SavedSearchState } from './saved-searches/index.ts';
 import type { Organization } from './types.ts';
@@ -28,8 +29,13 @@ export interface EngineState {
   readonly loaded: DataBaseline;
 }
 
-/** Builds the state of a fresh engine: the seeded data set anchored at the clock's current time. */
-export function createEngineState(options: NormalizedEngineOptions): EngineState {
+/**
+ * Builds the state of a fresh engine: the seeded data set anchored at the clock's current time, then
+ * the data files through the data-file part (an engine without it refuses files).
+ */
+export function createEngineState(options: NormalizedEngineOptions, parts: EngineParts): EngineState {
+  if (options.data.files.length > 0 && parts.dataFiles === undefined)
+    throw new Error(missingPart('Data files', 'dataFiles'));
   const clock = options.clock;
   const dataset = options.data.generated
     ? generateDataset({ seed: options.seed, actions: options.actions, anchor: clock.now() })
@@ -50,6 +56,6 @@ export function createEngineState(options: NormalizedEngineOptions): EngineState
     savedSearches: createSavedSearchState(),
     loaded: options.data,
   };
-  loadBaseline(state, options.data, dataset.anchor);
+  parts.dataFiles?.loadBaseline(state, options.data, dataset.anchor);
   return state;
 }

@@ -10,7 +10,6 @@ import { isStoreUnavailable } from '../store/types.ts';
 import type { HandlerResult } from '../types.ts';
 import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
 import type { AdminRoute } from './route.ts';
-import { adminRoutes } from './routes.ts';
 
 export type { AdminApi, AdminHost, ClockView, KeyView } from './api.ts';
 export { AdminError, createAdminApi, isAdminError } from './api.ts';
@@ -116,13 +115,15 @@ export interface AdminDispatcherOptions {
   readonly api: AdminApi;
   readonly adminToken: string | null;
   readonly maxBodyBytes: number;
-  readonly routes?: readonly AdminRoute[];
+  readonly routes: readonly AdminRoute[];
+  /** Why there are no routes (an engine without the admin-routes part): every route answers 404 with it. */
+  readonly missing?: string;
 }
 
 export type AdminDispatcher = (request: EngineRequest) => Promise<HandlerResult>;
 
 export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDispatcher {
-  const routes = options.routes ?? adminRoutes;
+  const routes = options.routes;
   const compiled = routes.map((route) => ({ route, segments: route.path.split('/').slice(1) }));
   const index = routes.map((r) => ({ method: r.method, path: r.path, summary: r.summary }));
 
@@ -134,7 +135,7 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
     const method = request.method;
     if (url.pathname === ADMIN_PREFIX && method === 'GET') return { status: 200, body: { routes: index } };
     const match = matchRoute(compiled, method, url.pathname.split('/').slice(1));
-    if (match === undefined) return errors.adminNotFound(method, url.pathname);
+    if (match === undefined) return errors.adminNotFound(method, url.pathname, options.missing);
     if (match === 'bad-encoding')
       return errors.adminBadRequest(`malformed percent-encoding in ${url.pathname}`);
     if (match === 'method-not-allowed')

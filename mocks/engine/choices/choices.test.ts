@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MockClock } from '../clock.ts';
 import { createEngine } from '../engine.ts';
+import { DEFAULT_CHOICES } from './defaults.ts';
 import type { ChoicesOption } from './index.ts';
+import { CHOICE_NAMES, CHOICE_POINTS } from './points.ts';
 
 /** A small engine with these choices and its reporting key of org_acme (ad_policy). */
 function engineWith(choices: ChoicesOption) {
@@ -26,6 +28,11 @@ function engineWith(choices: ChoicesOption) {
 const FROM = '2000-01-01';
 
 describe('engine choices (each a named piece of mocks/engine/choices/)', () => {
+  it('DEFAULT_CHOICES (defaults.ts) is every point at its default, no more', () => {
+    expect(Object.keys(DEFAULT_CHOICES).sort()).toEqual([...CHOICE_NAMES].sort());
+    for (const name of CHOICE_NAMES) expect(DEFAULT_CHOICES[name], name).toBe(CHOICE_POINTS[name].default);
+  });
+
   it('defaults answer as before: no choice changes a byte', async () => {
     const a = engineWith({});
     const b = engineWith({ durationFormat: 'iso8601', actionStatuses: 'contract' });

@@ -10,15 +10,13 @@ import { createKey, KEY_EXPIRIES, KEY_PROFILES, type KeyExpiry, revokeKey } from
 import type { MockClock } from '../clock.ts';
 import { writeFields } from '../data/custom-fields.ts';
 import { findRow, orgData } from '../data/state.ts';
-import { createDataAdmin } from '../data-file/admin-ops.ts';
 import { ingestBatch, scheduleSettle, settleIngestion } from '../ingestion/index.ts';
 import { submitBatch } from '../moderation/batch.ts';
 import { submitCase } from '../moderation/intake.ts';
 import { activatePolicy, deactivatePolicy, stepCase } from '../moderation/status.ts';
+import { type AgentCommand, missingPart } from '../parts.ts';
 import type { EngineState } from '../state.ts';
 import type { ModerationMode, Organization } from '../types.ts';
-import { replyAppliers } from './replies.ts';
-import { savedSearchAppliers } from './saved-searches.ts';
 import type { Applied, Command, CommandOf, CommandOutcomes, CommandType, LoggedCommand } from './types.ts';
 
 /** What commands act on: the engine's current state (replaced by reset), its clock, and reset. */
@@ -29,7 +27,28 @@ export interface CommandTarget {
   reset(): void;
 }
 
-type Applier<T extends CommandType> = (target: CommandTarget, command: CommandOf<T>) => CommandOutcomes[T];
+export type Applier<T extends CommandType> = (
+  target: CommandTarget,
+  command: CommandOf<T>,
+) => CommandOutcomes[T];
+
+/** One applier per command type. */
+export type Appliers = { readonly [T in CommandType]: Applier<T> };
+
+type PartCommand = 'data.merge' | 'data.replace' | AgentCommand;
+
+/** The commands an engine applies only with an optional part (`../parts.ts`), by the part's opt-in. */
+const PART_COMMANDS = {
+  'data.merge': 'dataFiles',
+  'data.replace': 'dataFiles',
+  'reply.prepare': 'agent',
+  'reply.review': 'agent',
+  'reply.decide': 'agent',
+  'reply.admin': 'agent',
+  'savedSearch.create': 'agent',
+  'savedSearch.update': 'agent',
+  'savedSearch.delete': 'agent',
+} as const satisfies Record<PartCommand, 'dataFiles' | 'agent'>;
 
 const MODES: readonly ModerationMode[] = ['ad_policy', 'standard'];
 
@@ -47,7 +66,7 @@ function organization(target: CommandTarget, id: string): Organization {
   return org;
 }
 
-const appliers: { readonly [T in CommandType]: Applier<T> } = {
+const coreAppliers: Omit<Appliers, PartCommand> = {
   'customFields.update': ({ state, clock }, c) => {
     const org = orgData(state.data, c.organizationId);
     const row = findRow(org, c.actionId);
@@ -153,14 +172,10 @@ const appliers: { readonly [T in CommandType]: Applier<T> } = {
     }
     return clock.set(target);
   },
-  'data.merge': (target, c) => createDataAdmin(target).mergeData(c.file),
-  'data.replace': (target, c) => createDataAdmin(target).replaceData(c.file),
   reset: (target) => {
     target.reset();
     return null;
   },
-  ...replyAppliers,
-  ...savedSearchAppliers,
 };
 
 /**
@@ -175,13 +190,18 @@ const appliers: { readonly [T in CommandType]: Applier<T> } = {
 export function applyCommand<C extends Command>(
   target: CommandTarget,
   entry: LoggedCommand & { readonly command: C },
+  partAppliers: Partial<Appliers> = {},
 ): Applied<CommandOutcomes[C['type']]> {
   const command = entry.command;
-  const applier = appliers[command.type] as Applier<C['type']> | undefined;
+  const applier = (
+    Object.hasOwn(coreAppliers, command.type)
+      ? coreAppliers[command.type as keyof typeof coreAppliers]
+      : partAppliers[command.type]
+  ) as Applier<C['type']> | undefined;
   if (applier === undefined) {
     return {
       ok: false,
-      error: new AdminError('BAD_REQUEST', `unknown command ${JSON.stringify(command.type)}`),
+      error: new AdminError('BAD_REQUEST', refusalOf(command.type)),
     };
   }
   try {
@@ -194,5 +214,16 @@ export function applyCommand<C extends Command>(
   }
 }
 
+/** Why a command has no applier: a part this engine lacks, or a name this version does not know. */
+function refusalOf(type: string): string {
+  if (!Object.hasOwn(PART_COMMANDS, type)) return `unknown command ${JSON.stringify(type)}`;
+  return PART_COMMANDS[type as PartCommand] === 'dataFiles'
+    ? missingPart('Data files', 'dataFiles')
+    : `${type}: the agent interface's writes are not part of this engine (cca-kit/agent needs an engine from createEngine)`;
+}
+
 /** The names of every command this version applies (a log naming another is refused whole). */
-export const COMMAND_TYPES: ReadonlySet<string> = new Set(Object.keys(appliers));
+export const COMMAND_TYPES: ReadonlySet<string> = new Set([
+  ...Object.keys(coreAppliers),
+  ...Object.keys(PART_COMMANDS),
+]);

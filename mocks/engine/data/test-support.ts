@@ -8,6 +8,7 @@ import { validateResponse } from '../../../src/contract/index.ts';
 import { MockClock } from '../clock.ts';
 import { applyCommand } from '../commands/apply.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
+import { FULL_PARTS } from '../full-parts.ts';
 import { normalizeOptions } from '../options.ts';
 import { createEngineState, type EngineState } from '../state.ts';
 import { type Handler, type HandlerResult, SerialisedJson } from '../types.ts';
@@ -26,6 +27,7 @@ export function testState(
       clock,
       ...(options.searchCap !== undefined ? { searchCap: options.searchCap } : {}),
     }),
+    FULL_PARTS,
   );
 }
 

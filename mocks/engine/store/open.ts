@@ -5,6 +5,7 @@
  */
 import { MockClock } from '../clock.ts';
 import { createEngine, type Engine } from '../engine.ts';
+import { FULL_PARTS } from '../full-parts.ts';
 import { type EngineOptions, normalizeOptions } from '../options.ts';
 import { describeOrigin, newOrigin, type StateOrigin } from './origin.ts';
 import type { ApplyEntry, CommandStore } from './types.ts';
@@ -36,7 +37,7 @@ export async function createPersistentEngine(
   ) => PendingStore | Promise<PendingStore>,
 ): Promise<PersistentEngine> {
   const mode = options.clock ?? 'real';
-  const describe = describeOrigin(normalizeOptions({ ...options, clock: 'frozen' }), mode);
+  const describe = describeOrigin(normalizeOptions({ ...options, clock: 'frozen' }, FULL_PARTS), mode);
   const pending = await open(describe, newOrigin(describe, Date.now()));
   const start = pending.origin.clockStart;
   // now = start + (real - start) + offset: every replica's clock reads the same at the same real time.

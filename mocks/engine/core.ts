@@ -1,0 +1,463 @@
+/**
+ * The mock engine's core: a function from a request to a response over one in-memory state, with its
+ * optional parts (`parts.ts`: admin routes, data files, permitted variations) given by the caller.
+ * `createEngine` (`engine.ts`) gives it every part. Routing and
+ * validation come from the contract; handlers are found by operationId. No node imports: the same engine
+ * runs behind node:http (`dispatch`, plain data), and MSW in node or in a browser (`handle`, Fetch API).
+ *
+ * The pipeline, top to bottom with early returns:
+ * admin prefix → route (contract) → docs → auth (key, scope, moderation mode) → body (413/415/400)
+ * → contract validation (400/422 by policy) → handler → self-check → answer.
+ */
+import {
+  declaredResponseKey,
+  contract as defaultContract,
+  type Operation,
+  type ValidationIssue,
+} from '../../src/contract/index.ts';
+import { type AdminApi, type AdminHost, createAdminApi, createAdminDispatcher } from './admin/index.ts';
+import { authenticate, hasScope } from './auth/index.ts';
+import { readJsonBody } from './body.ts';
+import type { MockClock } from './clock.ts';
+import { applyCommand } from './commands/apply.ts';
+import type { Applied, Command, LoggedCommand, OutcomeOf } from './commands/types.ts';
+import { createDocs, DOCS_OPERATIONS } from './docs.ts';
+import { type EngineError, type EngineErrorCode, errors } from './errors.ts';
+import type { EngineAnswer, EngineRequest, EngineResponse } from './exchange.ts';
+import { fromFetchRequest, toFetchResponse } from './fetch-bridge.ts';
+import { handlers } from './handlers/index.ts';
+import { settleIngestion } from './ingestion/index.ts';
+import type { RequestContext } from './interceptors.ts';
+import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
+import { type EngineParts, missingPart } from './parts.ts';
+import {
+  HTML_CONTENT_TYPE,
+  JSON_CONTENT_TYPE,
+  jsonResponse,
+  preflightResponse,
+  textResponse,
+} from './respond.ts';
+import { createEngineState, type EngineState } from './state.ts';
+import { createMemoryStore } from './store/memory.ts';
+import { type ApplyEntry, type CommandStore, isStoreUnavailable, type StoreHealth } from './store/types.ts';
+import { type HandlerResult, SerialisedJson } from './types.ts';
+import { validationPolicyOf } from './validation-policy.ts';
+
+/** A response the self-check found in violation of the contract (answered as a 500 instead). */
+export interface SelfCheckFailure {
+  readonly operationId: string | null;
+  readonly method: string;
+  readonly url: string;
+  readonly status: number;
+  readonly issues: readonly ValidationIssue[];
+}
+
+/** A handler (or the pipeline) threw: answered as a 500, recorded so tests fail on it. */
+export interface UnexpectedError {
+  readonly operationId: string | null;
+  readonly method: string;
+  readonly url: string;
+  readonly error: unknown;
+}
+
+export interface Engine {
+  /** Answers one request. `context.remoteAddress` decides access to the admin API. Never throws. */
+  handle(request: Request, context?: RequestContext): Promise<Response>;
+  /** The same on plain data, without the Fetch API's objects (the node adapter's path). Never throws. */
+  dispatch(request: EngineRequest): Promise<EngineResponse>;
+  /** Typed admin operations, no HTTP needed. */
+  readonly admin: AdminApi;
+  /** The current state (replaced by `admin.reset()`). */
+  readonly state: EngineState;
+  readonly clock: MockClock;
+  readonly options: NormalizedEngineOptions;
+  /** Self-check violations so far (empty in a healthy run). */
+  readonly selfCheckFailures: SelfCheckFailure[];
+  /** Unexpected throws so far (empty in a healthy run). */
+  readonly unexpectedErrors: UnexpectedError[];
+  /**
+   * Makes a write through the engine's store: resolves with the command's outcome once it is in the
+   * log and applied here; rejects with its refusal (`AdminError`) or `StoreUnavailableError`.
+   */
+  execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
+  /** The same, synchronously, for in-memory and file stores (throws on a shared store). */
+  run<C extends Command>(command: C): OutcomeOf<C>;
+  /** Applies every command other replicas appended so far; undefined when there can be none. */
+  catchUp(): Promise<void> | undefined;
+  /**
+   * Puts the engine on another store (`mocks/engine/store/`); `open` receives the one function that
+   * applies a logged command. Used at start, before the first request, by `--state-file` and `--state`.
+   */
+  useStore(open: (apply: ApplyEntry) => CommandStore | Promise<CommandStore>): Promise<CommandStore>;
+  /** The store's log position, lag and reachability (`GET /__mock/health`). */
+  storeHealth(): Promise<StoreHealth>;
+}
+
+/**
+ * Pipeline errors that are about the transport, not the operation: when the operation does not declare
+ * their status, the self-check holds them to the general `ErrorBody` only.
+ */
+const TRANSPORT_ERRORS: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>([
+  'ROUTE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'BAD_PATH_ENCODING',
+  'BODY_TOO_LARGE',
+  'BODY_REQUIRED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'MALFORMED_JSON',
+  'ADMIN_FORBIDDEN',
+  'ADMIN_NOT_FOUND',
+  'ADMIN_BAD_REQUEST',
+  'STORE_UNAVAILABLE',
+]);
+
+const isEngineError = (result: HandlerResult): result is EngineError => 'code' in result;
+
+/**
+ * Creates an engine with its own state and clock, and the optional parts given (none: the service
+ * alone, with `/__mock/` answering 404 and data files and choices refused, each naming its opt-in).
+ *
+ * @example
+ * const engine = createEngineWith({ adminRoutes }, { seed: 42, clock: 'frozen' });
+ */
+export function createEngineWith(parts: EngineParts, engineOptions: EngineOptions = {}): Engine {
+  const options = normalizeOptions(engineOptions, parts);
+  const contract = engineOptions.contract ?? defaultContract;
+  const clock = options.clock;
+  const choices = parts.choices;
+  const docs = createDocs(
+    choices === undefined
+      ? contract.document
+      : choices.renameDocsPathParams(contract.document, options.choices),
+    options.swaggerUiAssetsBase,
+  );
+  const interceptors = options.interceptors;
+  const selfCheckFailures: SelfCheckFailure[] = [];
+  const unexpectedErrors: UnexpectedError[] = [];
+
+  // A persistent store builds the first state at the log's origin, so every replica starts alike.
+  const origin = engineOptions.origin;
+  let state =
+    origin === undefined
+      ? createEngineState(options, parts)
+      : clock.pinned(origin, () => createEngineState(options, parts));
+  const target = {
+    get state() {
+      return state;
+    },
+    clock,
+    reset() {
+      clock.reset();
+      state = createEngineState(options, parts);
+    },
+  };
+  const partAppliers = { ...parts.dataFiles?.appliers, ...parts.agentWrites?.appliers };
+  // Reply requests move on the clock when an engine can have any (the agent's, or a data file's).
+  const settleReplies = parts.agentWrites?.settleReplies ?? parts.dataFiles?.settleReplies;
+  // Real time never goes back inside the log: a command stamped earlier than the one applied before
+  // it (another replica's clock) is applied at that one's time.
+  let lastReal = origin ?? Number.NEGATIVE_INFINITY;
+  const applyEntry: ApplyEntry = (entry) => {
+    const real = Math.max(entry.real, lastReal);
+    lastReal = real;
+    return applyCommand(target, real === entry.real ? entry : { ...entry, real }, partAppliers);
+  };
+  let store: CommandStore = createMemoryStore(applyEntry);
+  const stamp = (command: Command): LoggedCommand => ({ real: clock.realTime(), command });
+  const unwrap = <C extends Command>(applied: Applied): OutcomeOf<C> => {
+    if (!applied.ok) throw applied.error;
+    return applied.value as OutcomeOf<C>;
+  };
+  const execute = async <C extends Command>(command: C): Promise<OutcomeOf<C>> =>
+    unwrap<C>(await store.write(stamp(command)));
+  const run = <C extends Command>(command: C): OutcomeOf<C> => {
+    if (!store.synchronous) {
+      throw new Error(
+        `engine.admin writes are synchronous, but this engine shares its state through ${store.kind}: use engine.execute(command) or the /__mock/ routes`,
+      );
+    }
+    return unwrap<C>(store.write(stamp(command)) as Applied);
+  };
+  const host: AdminHost = {
+    get state() {
+      return state;
+    },
+    clock,
+    reset: () => run({ type: 'reset' }),
+    run,
+    execute,
+    storeHealth: async () => store.health(),
+  };
+  const admin = createAdminApi(host);
+  const interceptorHost = {
+    get state() {
+      return state;
+    },
+    clock,
+    admin,
+  };
+  for (const interceptor of interceptors) interceptor.attach?.(interceptorHost);
+  const dispatchAdmin = createAdminDispatcher({
+    host,
+    api: admin,
+    adminToken: options.adminToken,
+    maxBodyBytes: options.maxBodyBytes,
+    routes: parts.adminRoutes ?? [],
+    ...(parts.adminRoutes === undefined
+      ? { missing: missingPart('The /__mock/ admin routes', 'adminRoutes') }
+      : {}),
+  });
+
+  /** Interceptors, then the self-check, then serialisation. */
+  const finish = (
+    request: EngineRequest,
+    operation: Operation | null,
+    input: HandlerResult,
+    headOnly: boolean,
+    rawBody = '',
+  ): EngineAnswer => {
+    // The permitted variations first: the self-check holds the chosen answer to the contract.
+    let result = choices === undefined ? input : choices.shapeResult(options.choices, operation, input);
+    for (const interceptor of interceptors) {
+      result =
+        interceptor.onResult?.({ operationId: operation?.operationId ?? null, request, result, rawBody }) ??
+        result;
+    }
+    if (options.selfCheck) {
+      // A pre-serialised page is parsed here only: the self-check must see the value it carries.
+      const check = selfCheck(
+        operation,
+        result.body instanceof SerialisedJson ? { ...result, body: result.body.value() } : result,
+      );
+      if (!check.ok) {
+        selfCheckFailures.push({
+          operationId: operation?.operationId ?? null,
+          method: request.method,
+          url: request.url.href,
+          status: result.status,
+          issues: check.issues,
+        });
+        result = errors.selfCheckFailed(operation?.operationId ?? 'the engine', result.status, check.issues);
+      }
+    }
+    return jsonResponse(result.status, result.body, result.headers, headOnly);
+  };
+
+  const selfCheck = (operation: Operation | null, result: HandlerResult) => {
+    if (operation !== null) {
+      const transport = isEngineError(result) && TRANSPORT_ERRORS.has(result.code);
+      if (!transport || declaredResponseKey(operation, result.status) !== undefined) {
+        return contract.validateResponse(operation.operationId, result.status, result.body);
+      }
+    }
+    if (result.status >= 400) return contract.validateSchema('ErrorBody', result.body, 'response');
+    return { ok: true } as const;
+  };
+
+  const recordUnexpected = (request: EngineRequest, operation: Operation | null, error: unknown): void => {
+    unexpectedErrors.push({
+      operationId: operation?.operationId ?? null,
+      method: request.method,
+      url: request.url.href,
+      error,
+    });
+  };
+
+  const pipeline = async (request: EngineRequest): Promise<EngineAnswer> => {
+    const url = request.url;
+    const method = request.method;
+    const headOnly = method === 'HEAD';
+
+    if (method === 'OPTIONS' && request.headers.get('access-control-request-method') !== null)
+      return preflightResponse();
+    if (url.pathname.startsWith('/__mock/'))
+      return finish(request, null, await dispatchAdmin(request), headOnly);
+
+    // Route by the contract.
+    const match = contract.matchOperation(method, url.pathname);
+    if (match.kind === 'not-found')
+      return finish(request, null, errors.routeNotFound(method, url.pathname), headOnly);
+    if (match.kind === 'method-not-allowed') {
+      return finish(request, null, errors.methodNotAllowed(method, url.pathname, match.allowed), headOnly);
+    }
+    const operation = match.operation;
+    const operationId = operation.operationId;
+    if (match.kind === 'bad-path-encoding') {
+      return finish(request, operation, errors.badPathEncoding(operationId, match.segment), headOnly);
+    }
+
+    // The documentation routes need no key.
+    if (operationId === DOCS_OPERATIONS.json) {
+      return textResponse(200, docs.json(url.origin), JSON_CONTENT_TYPE, headOnly);
+    }
+    if (operationId === DOCS_OPERATIONS.html)
+      return textResponse(200, docs.html(), HTML_CONTENT_TYPE, headOnly);
+
+    // Auth: key, then scope, then the moderation-mode prerequisite (all from the contract's extensions).
+    const auth = authenticate(state.keys, request.headers.get('x-api-key'), clock.now());
+    if (!auth.ok) {
+      const error =
+        auth.reason === 'missing'
+          ? errors.keyMissing()
+          : auth.reason === 'expired'
+            ? errors.keyExpired()
+            : auth.reason === 'revoked'
+              ? errors.keyRevoked()
+              : errors.keyUnknown();
+      return finish(request, operation, error, headOnly);
+    }
+    const key = auth.key;
+    const organization = state.organizations.get(key.organizationId);
+    if (organization === undefined) return finish(request, operation, errors.keyUnknown(), headOnly);
+    if (operation.requiredScope !== null && !hasScope(key, operation.requiredScope)) {
+      return finish(
+        request,
+        operation,
+        errors.scopeMissing(operationId, operation.requiredScope, key.profile),
+        headOnly,
+      );
+    }
+    if (
+      operation.requiresModerationMode !== null &&
+      organization.moderationMode !== operation.requiresModerationMode
+    ) {
+      const error = errors.moderationModeRequired(operationId, organization.id, organization.moderationMode);
+      return finish(request, operation, error, headOnly);
+    }
+
+    // Body: size, content type, JSON.
+    let rawBody = '';
+    let body: unknown;
+    if (operation.requestBodySchema !== undefined) {
+      const read = await readJsonBody(request, operationId, options.maxBodyBytes);
+      if (!read.ok) return finish(request, operation, read.error, headOnly, read.text);
+      if (!read.present && operation.requestBodyRequired) {
+        return finish(request, operation, errors.bodyRequired(operationId), headOnly);
+      }
+      rawBody = read.text;
+      body = read.value;
+    }
+
+    // Contract validation.
+    const policy = validationPolicyOf(operationId);
+    const validation = contract.validateRequest(
+      operationId,
+      {
+        pathParams: match.pathParams,
+        query: url.searchParams,
+        body,
+        contentType: request.headers.get('content-type'),
+      },
+      { body: policy.body },
+    );
+    if (!validation.ok) {
+      for (const interceptor of interceptors) {
+        interceptor.onRequestIssues?.({ operationId, request, issues: validation.issues, rawBody });
+      }
+      const paramIssues = validation.issues.filter((i) => i.location !== 'body');
+      const error =
+        paramIssues.length > 0
+          ? errors.invalidParameters(operationId, paramIssues)
+          : policy.invalidBody(operationId, validation.issues, body);
+      return finish(request, operation, error, headOnly);
+    }
+
+    // The handler. Ingested records that came due on the clock become actions first, so a read
+    // after `/__mock/clock/advance` sees them even with a frozen clock (cheap: a length check).
+    const handler = handlers[operationId as keyof typeof handlers];
+    const shaped =
+      choices === undefined
+        ? ({ ok: true, query: validation.query } as const)
+        : choices.shapeRequest(options.choices, operationId, validation.query);
+    if (!shaped.ok) return finish(request, operation, shaped.error, headOnly, rawBody);
+    let result: HandlerResult;
+    try {
+      settleIngestion(state.ingestion, state.data);
+      // Approved agent replies delivered by now become AGENT messages first (cheap when none is in flight).
+      settleReplies?.(state.replies, state.data, clock.now());
+      result = await handler({
+        operationId,
+        organization,
+        key,
+        pathParams: validation.pathParams,
+        query: shaped.query,
+        body: validation.body,
+        rawBody,
+        state,
+        clock,
+        execute,
+      });
+    } catch (error) {
+      if (isStoreUnavailable(error)) result = errors.storeUnavailable(error.message);
+      else {
+        recordUnexpected(request, operation, error);
+        result = errors.internal();
+      }
+    }
+    return finish(request, operation, result, headOnly, rawBody);
+  };
+
+  /** Tells the observers what is about to be sent (the journal); an observer's throw is recorded, not sent. */
+  const answered = (
+    request: EngineRequest,
+    handled: EngineRequest,
+    response: EngineResponse,
+  ): EngineResponse => {
+    for (const interceptor of interceptors) {
+      try {
+        interceptor.onAnswer?.({ request, handled, response });
+      } catch (error) {
+        recordUnexpected(handled, null, error);
+      }
+    }
+    return response;
+  };
+
+  const dispatch = async (request: EngineRequest): Promise<EngineResponse> => {
+    try {
+      for (const interceptor of interceptors) {
+        const pending = interceptor.onRequest?.(request);
+        const early = pending instanceof Promise ? await pending : pending;
+        if (early !== undefined) {
+          request.body?.discard();
+          return answered(request, request, early);
+        }
+      }
+      let current = request;
+      for (const interceptor of interceptors) current = interceptor.rewriteRequest?.(current) ?? current;
+      // A shared store: what any replica answered before this request started is applied first.
+      const behind = store.catchUp();
+      if (behind !== undefined) await behind;
+      const answer = await pipeline(current);
+      // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
+      current.body?.discard();
+      return answered(request, current, answer);
+    } catch (error) {
+      recordUnexpected(request, null, error);
+      return jsonResponse(500, errors.internal().body, undefined, false);
+    }
+  };
+
+  return {
+    dispatch,
+    async handle(request, context = {}) {
+      return toFetchResponse(await dispatch(fromFetchRequest(request, context.remoteAddress)));
+    },
+    admin,
+    get state() {
+      return state;
+    },
+    clock,
+    options,
+    selfCheckFailures,
+    unexpectedErrors,
+    execute,
+    run,
+    catchUp: () => store.catchUp(),
+    async useStore(open) {
+      store = await open(applyEntry);
+      return store;
+    },
+    storeHealth: async () => store.health(),
+  };
+}
