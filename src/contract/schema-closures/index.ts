@@ -11,19 +11,23 @@
  * The modules: keywords.ts (the keyword tables and ajv's group order), settings.ts (ajv's options),
  * runtime.ts (error reporting and ajv's runtime helpers), refs.ts (reference resolution),
  * strict-types.ts (strictTypes), compiler.ts (a schema into one closure), applicators.ts, values.ts,
- * limits.ts, arrays.ts and objects.ts (the keyword compilers), closure-ajv.ts (the API).
+ * limits.ts, arrays.ts and objects.ts (the keyword compilers), formats.ts (the formats the contract uses),
+ * closure-ajv.ts (the API).
  */
-import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { AjvModules } from '../ajv-load.ts';
 import { ClosureAjv } from './closure-ajv.ts';
+import { closureFormats } from './formats.ts';
 
 export { ClosureAjv } from './closure-ajv.ts';
 /** Length in code points, as ajv's `ucs2length` (exported for its test). */
 export { ucs2length } from './runtime.ts';
 
-/** Registers ajv-formats' full formats, byte for byte its own (ajv-formats' `addFormats(ajv)`). */
+/**
+ * Registers the formats the contract uses (./formats.ts: `date-time` and `uri`, ajv-formats' full ones
+ * in outcome), where node registers all of ajv-formats'; any other format is a compile-time error.
+ */
 export function addFormats(ajv: ClosureAjv): ClosureAjv {
-  for (const [name, format] of Object.entries(fullFormats)) ajv.addFormat(name, format);
+  for (const [name, format] of Object.entries(closureFormats)) ajv.addFormat(name, format);
   return ajv;
 }
 

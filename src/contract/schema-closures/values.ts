@@ -24,8 +24,13 @@ export const values: Readonly<Record<string, KeywordCompiler>> = {
     if (!c.settings.validateFormats) return PASS;
     const format = c.formats.get(v as string);
     if (format === undefined) {
-      if (c.settings.strictSchema)
-        throw new Error(`unknown format "${String(v)}" ignored in schema at path "${cx.sp}"`);
+      // ajv's strict-mode error, plus what is registered: the browser build carries fewer formats than node.
+      if (c.settings.strictSchema) {
+        const known = [...c.formats.keys()].join(', ') || 'none';
+        throw new Error(
+          `unknown format "${String(v)}" ignored in schema at path "${cx.sp}" (registered formats: ${known})`,
+        );
+      }
       return PASS;
     }
     if (format === true || format[0] !== group) return PASS;
