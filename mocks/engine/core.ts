@@ -15,7 +15,7 @@ import {
   type Operation,
   type ValidationIssue,
 } from '../../src/contract/index.ts';
-import { type AdminApi, type AdminHost, createAdminApi, createAdminDispatcher } from './admin/index.ts';
+import { type AdminApi, type AdminDispatcher, type AdminHost, createAdminApi } from './admin/index.ts';
 import { authenticate, hasScope } from './auth/index.ts';
 import { readJsonBody } from './body.ts';
 import type { MockClock } from './clock.ts';
@@ -197,16 +197,22 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     admin,
   };
   for (const interceptor of interceptors) interceptor.attach?.(interceptorHost);
-  const dispatchAdmin = createAdminDispatcher({
-    host,
-    api: admin,
-    adminToken: options.adminToken,
-    maxBodyBytes: options.maxBodyBytes,
-    routes: parts.adminRoutes ?? [],
-    ...(parts.adminRoutes === undefined
-      ? { missing: missingPart('The /__mock/ admin routes', 'adminRoutes') }
-      : {}),
-  });
+  // Without the admin-routes part, no route exists and every /__mock/ request names the opt-in.
+  const dispatchAdmin: AdminDispatcher =
+    parts.adminRoutes === undefined
+      ? async (request) =>
+          errors.adminNotFound(
+            request.method,
+            request.url.pathname,
+            missingPart('The /__mock/ admin routes', 'adminRoutes'),
+          )
+      : parts.adminRoutes.createDispatcher({
+          host,
+          api: admin,
+          adminToken: options.adminToken,
+          maxBodyBytes: options.maxBodyBytes,
+          routes: parts.adminRoutes.routes,
+        });
 
   /** Interceptors, then the self-check, then serialisation. */
   const finish = (

@@ -1,12 +1,12 @@
 /** Every optional part of the engine (`parts.ts`): the engine as the CLI and node users know it. */
-import { adminRoutes } from './admin/routes.ts';
+import { adminRoutesPart } from './admin/routes.ts';
 import { choicesPart } from './choices/part.ts';
 import { agentWritesPart } from './commands/agent-part.ts';
 import { dataFilesPart } from './data-file/part.ts';
 import type { EngineParts } from './parts.ts';
 
 export const FULL_PARTS: EngineParts = {
-  adminRoutes,
+  adminRoutes: adminRoutesPart,
   dataFiles: dataFilesPart,
   choices: choicesPart,
   agentWrites: agentWritesPart,

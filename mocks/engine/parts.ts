@@ -6,6 +6,7 @@
  * unless it asks for them (issue 21, item 9). `createEngine` (`engine.ts`) is the engine with every
  * part (`full-parts.ts`), as the CLI, `cca-kit/mock` and `cca-kit/msw` in node use it.
  */
+import type { createAdminDispatcher } from './admin/index.ts';
 import type { AdminRoute } from './admin/route.ts';
 import type { renameDocsPathParams } from './choices/docs-path-params.ts';
 import type { ChoicesOption } from './choices/index.ts';
@@ -49,9 +50,15 @@ export interface ChoicesPart {
   readonly renameDocsPathParams: typeof renameDocsPathParams;
 }
 
+/** The admin API over HTTP: its routes and the dispatcher that guards and serves them. */
+export interface AdminRoutesPart {
+  readonly routes: readonly AdminRoute[];
+  readonly createDispatcher: typeof createAdminDispatcher;
+}
+
 export interface EngineParts {
-  /** The routes under `/__mock/`; without them every admin route answers 404 naming the opt-in. */
-  readonly adminRoutes?: readonly AdminRoute[];
+  /** The routes under `/__mock/`; without them every `/__mock/` request answers 404 naming the opt-in. */
+  readonly adminRoutes?: AdminRoutesPart;
   readonly dataFiles?: DataFilesPart;
   readonly choices?: ChoicesPart;
   readonly agentWrites?: AgentWritesPart;

@@ -14,7 +14,7 @@
  */
 import { createChaosAdmin } from '../engine/admin/chaos.ts';
 import { createDataCommands } from '../engine/admin/data.ts';
-import { adminRoutes as allAdminRoutes } from '../engine/admin/routes.ts';
+import { adminRoutesPart } from '../engine/admin/routes.ts';
 import { createViolationsAdmin } from '../engine/admin/violations.ts';
 import { createChaos } from '../engine/chaos/index.ts';
 import { choicesPart } from '../engine/choices/part.ts';
@@ -25,7 +25,7 @@ import type { MswFeature } from './feature.ts';
 export type { FeatureName, MswFeature } from './feature.ts';
 
 /** The `/__mock/` admin routes over HTTP (keys, clock, violations, chaos, data, journal...). */
-export const adminRoutes: MswFeature = { name: 'adminRoutes', parts: { adminRoutes: allAdminRoutes } };
+export const adminRoutes: MswFeature = { name: 'adminRoutes', parts: { adminRoutes: adminRoutesPart } };
 
 /** Data files: the `data` option, `admin.exportData`/`replaceData`/`mergeData` and `/__mock/data`. */
 export const dataFiles: MswFeature = {

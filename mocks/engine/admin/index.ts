@@ -116,8 +116,6 @@ export interface AdminDispatcherOptions {
   readonly adminToken: string | null;
   readonly maxBodyBytes: number;
   readonly routes: readonly AdminRoute[];
-  /** Why there are no routes (an engine without the admin-routes part): every route answers 404 with it. */
-  readonly missing?: string;
 }
 
 export type AdminDispatcher = (request: EngineRequest) => Promise<HandlerResult>;
@@ -135,7 +133,7 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
     const method = request.method;
     if (url.pathname === ADMIN_PREFIX && method === 'GET') return { status: 200, body: { routes: index } };
     const match = matchRoute(compiled, method, url.pathname.split('/').slice(1));
-    if (match === undefined) return errors.adminNotFound(method, url.pathname, options.missing);
+    if (match === undefined) return errors.adminNotFound(method, url.pathname);
     if (match === 'bad-encoding')
       return errors.adminBadRequest(`malformed percent-encoding in ${url.pathname}`);
     if (match === 'method-not-allowed')

@@ -2,9 +2,12 @@
  * The one registration point of admin routes. A slice with admin operations exports an
  * `AdminRoute[]` from its own module and adds it here.
  */
+
+import type { AdminRoutesPart } from '../parts.ts';
 import { chaosAdminRoutes } from './chaos.ts';
 import { coreAdminRoutes } from './core-routes.ts';
 import { dataAdminRoutes } from './data.ts';
+import { createAdminDispatcher } from './index.ts';
 import { ingestionAdminRoutes } from './ingestion.ts';
 import { ingestionBatchAdminRoutes } from './ingestion-batches.ts';
 import { journalAdminRoutes } from './journal.ts';
@@ -25,3 +28,9 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...repliesAdminRoutes,
   ...dataAdminRoutes,
 ];
+
+/** The admin API over HTTP as an engine part (`../parts.ts`). */
+export const adminRoutesPart: AdminRoutesPart = {
+  routes: adminRoutes,
+  createDispatcher: createAdminDispatcher,
+};
