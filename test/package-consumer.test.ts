@@ -319,6 +319,9 @@ describe('the packed package installed into a fresh project', () => {
       expect(bodyInvalid).toContain('media');
       // The data file's full schema runs in the page: an enum the reduced shape check would not see.
       expect(await tab.textContent('#data-file')).toBe('DataFileError /organizations/0/moderationMode');
+      // The browser build carries the service alone: data files and the admin routes only when asked for.
+      expect(await tab.textContent('#no-feature')).toBe('named');
+      expect(await tab.textContent('#admin')).toBe('404 true');
       // /docs/json serves the contract without prose (src/contract/lean-document.ts), every path kept.
       expect(await tab.textContent('#docs')).toMatch(
         /^3\.1\.\d+ \d+ The cca-kit browser build serves this contract/,

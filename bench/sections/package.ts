@@ -30,6 +30,8 @@ export interface PackageResult {
     readonly gzipBytes: number;
     /** `msw/browser` with one handler and nothing of cca-kit: the floor of any such bundle. */
     readonly mswAloneGzipBytes: number;
+    /** The same page with `use: allFeatures` (`cca-kit/msw/features`): everything the node mock has. */
+    readonly allFeaturesGzipBytes: number;
     readonly largestInputs: readonly (readonly [string, number])[];
   };
   readonly installed: {
@@ -130,6 +132,13 @@ async function browserBundle(project: string): Promise<PackageResult['browser']>
     "import { createHandlers } from 'cca-kit/msw';\nimport { setupWorker } from 'msw/browser';\n" +
       "await setupWorker(...createHandlers({ baseUrl: '/api' }).handlers).start();\n",
   );
+  const everything = join(project, 'bench-page-all-features.js');
+  writeFileSync(
+    everything,
+    "import { createHandlers } from 'cca-kit/msw';\nimport { allFeatures } from 'cca-kit/msw/features';\n" +
+      "import { setupWorker } from 'msw/browser';\n" +
+      "await setupWorker(...createHandlers({ baseUrl: '/api', use: allFeatures }).handlers).start();\n",
+  );
   const alone = join(project, 'bench-msw-alone.js');
   writeFileSync(
     alone,
@@ -150,7 +159,7 @@ async function browserBundle(project: string): Promise<PackageResult['browser']>
       outfile: join(project, 'out.js'),
       logLevel: 'silent',
     });
-  const [full, mswOnly] = await Promise.all([bundle(page), bundle(alone)]);
+  const [full, mswOnly, withAll] = await Promise.all([bundle(page), bundle(alone), bundle(everything)]);
   const code = full.outputFiles[0]?.contents ?? new Uint8Array();
   const byPackage = new Map<string, number>();
   for (const output of Object.values(full.metafile.outputs)) {
@@ -165,6 +174,7 @@ async function browserBundle(project: string): Promise<PackageResult['browser']>
     minifiedBytes: code.length,
     gzipBytes: gzipSync(code, { level: 9 }).length,
     mswAloneGzipBytes: gzipSync(mswOnly.outputFiles[0]?.contents ?? new Uint8Array(), { level: 9 }).length,
+    allFeaturesGzipBytes: gzipSync(withAll.outputFiles[0]?.contents ?? new Uint8Array(), { level: 9 }).length,
     largestInputs: [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 10),
   };
 }
@@ -244,6 +254,8 @@ export function renderPackage(result: PackageResult, stamp: string): string {
     `| \`cca-kit mock\` spawn → first 200, the installed bin script (\`node node_modules/.bin/cca-kit mock\`) | ${ms(result.mockFirst200Ms)} | ≤ 150 ms | ${verdict(result.mockFirst200Ms.median, 150)} |`,
     `| the same through \`npx cca-kit mock\` | ${ms(result.mockFirst200NpxMs)} | | |`,
     `| browser bundle of \`cca-kit/msw\` + \`msw/browser\`, esbuild minified, gzip -9 | **${kb(result.browser.gzipBytes)}** (${kb(result.browser.minifiedBytes)} minified); \`msw/browser\` alone: ${kb(result.browser.mswAloneGzipBytes)} | ≤ 150 KB | ${verdict(result.browser.gzipBytes, 150 * 1024)} |`,
+    `| cca-kit's share of it (the page minus \`msw/browser\` alone) | **${kb(result.browser.gzipBytes - result.browser.mswAloneGzipBytes)}** | about 56 KB | |`,
+    `| the same page with \`use: allFeatures\` (\`cca-kit/msw/features\`) | ${kb(result.browser.allFeaturesGzipBytes)}, share ${kb(result.browser.allFeaturesGzipBytes - result.browser.mswAloneGzipBytes)} | report | |`,
     `| installed size of cca-kit and its runtime dependencies | **${mb(result.installed.totalBytes)}** | report | |`,
     '',
     `Largest parts of the browser bundle (minified bytes): ${result.browser.largestInputs.map(([name, size]) => `${name} ${kb(size)}`).join(', ')}.`,

@@ -1,7 +1,9 @@
 // The browser check's page (test/package-consumer.test.ts): bundled by esbuild from the consumer project
-// where the packed cca-kit is installed, so `cca-kit/msw` is the published entry. It starts the MSW
-// worker with the cca-kit handlers, calls the mock under /api and writes what it saw into the page.
+// where the packed cca-kit is installed, so `cca-kit/msw` is the published entry (its browser build: the
+// service alone, plus the features listed in `use`). It starts the MSW worker with the cca-kit
+// handlers, calls the mock under /api and writes what it saw into the page.
 import { createHandlers } from 'cca-kit/msw';
+import { dataFiles, violationLog } from 'cca-kit/msw/features';
 import { setupWorker } from 'msw/browser';
 
 const violations = [];
@@ -19,6 +21,7 @@ try {
   try {
     createHandlers({
       baseUrl: '/other',
+      use: [dataFiles],
       data: { version: 1, organizations: [{ id: 'org_x', name: 'X', moderationMode: 'sometimes' }] },
     });
     show('data-file', 'accepted');
@@ -26,7 +29,17 @@ try {
     show('data-file', `${error.name} ${error.problems.map((p) => p.pointer).join(',')}`);
   }
   // selfCheck: every answer is validated against its response schema, in the page, with no eval.
-  const mock = createHandlers({ baseUrl: '/api', clock: 'frozen', selfCheck: true });
+  // Without the dataFiles feature, a page's mock refuses a data file, naming the import that adds it.
+  try {
+    createHandlers({ baseUrl: '/plain', data: { version: 1, organizations: [] } });
+    show('no-feature', 'accepted');
+  } catch (error) {
+    show(
+      'no-feature',
+      error.message.includes("import { dataFiles } from 'cca-kit/msw/features'") ? 'named' : error.message,
+    );
+  }
+  const mock = createHandlers({ baseUrl: '/api', clock: 'frozen', selfCheck: true, use: [violationLog] });
   await setupWorker(...mock.handlers).start({ quiet: true, serviceWorker: { url: '/mockServiceWorker.js' } });
   const key = mock.admin.listKeys('org_acme').find((k) => k.profile === 'reporting' && k.status === 'active');
   const list = await fetch('/api/v0/action/list?pageSize=3', { headers: { 'x-api-key': key.key } });
@@ -44,6 +57,9 @@ try {
     body: JSON.stringify({ externalId: 7, media: 'none' }),
   });
   show('body-invalid', `${submission.status} ${JSON.stringify(await submission.json())}`);
+  // The admin routes are a feature this page did not ask for: 404, naming it.
+  const admin = await fetch('/api/__mock/keys');
+  show('admin', `${admin.status} ${(await admin.text()).includes('adminRoutes')}`);
   const docs = await (await fetch('/api/docs/json')).json();
   show('docs', `${docs.openapi} ${Object.keys(docs.paths).length} ${docs.info.description}`);
   show(
