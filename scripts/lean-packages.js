@@ -115,6 +115,8 @@ function cut(manifest, lean, distDir) {
     engines: manifest.engines,
     exports: exportsMap,
     browser,
+    // No module is imported for its side effects: a bundler may drop any whose exports go unused.
+    sideEffects: manifest.sideEffects,
     files: ['dist', 'README.md'],
     dependencies: sorted(dependencies),
     peerDependencies: sorted(peerDependencies),

@@ -211,7 +211,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
           api: admin,
           adminToken: options.adminToken,
           maxBodyBytes: options.maxBodyBytes,
-          routes: parts.adminRoutes.routes,
+          routes: [...parts.adminRoutes.routes, ...(parts.dataFiles?.adminRoutes ?? [])],
         });
 
   /** Interceptors, then the self-check, then serialisation. */

@@ -24,6 +24,8 @@ export interface DataFilesPart {
   /** Checks and applies every file of the baseline to a freshly built state (throws `DataFileError`). */
   loadBaseline(state: EngineState, baseline: DataBaseline, anchor: number): void;
   readonly appliers: Pick<Appliers, 'data.merge' | 'data.replace'>;
+  /** `/__mock/data` (export, replace, merge), served when the engine has the admin-routes part too. */
+  readonly adminRoutes: readonly AdminRoute[];
   /** Moves reply requests loaded from a file on the clock (an engine without the agent-writes part). */
   readonly settleReplies: typeof settleReplies;
 }

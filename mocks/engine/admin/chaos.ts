@@ -9,7 +9,8 @@
  *
  * The routes answer 404 when the engine runs without the chaos interceptor (`createChaos()`).
  */
-import { type Chaos, type ChaosConfig, type ChaosOptions, type ChaosStats, chaosOf } from '../chaos/index.ts';
+import type { Chaos, ChaosConfig, ChaosOptions, ChaosStats } from '../chaos/index.ts';
+import { chaosAttachments } from '../chaos/registry.ts';
 import { type AdminApi, AdminError } from './api.ts';
 import { type AdminRoute, objectBody, ok } from './route.ts';
 
@@ -43,7 +44,7 @@ export function createChaosAdmin(chaos: Chaos): ChaosAdmin {
 }
 
 function installed(api: AdminApi): Chaos {
-  const chaos = chaosOf(api);
+  const chaos = chaosAttachments.of(api);
   if (chaos === undefined) {
     throw new AdminError(
       'NOT_FOUND',

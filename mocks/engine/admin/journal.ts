@@ -10,12 +10,13 @@
  * The HAR export (`GET /__mock/journal.har`) is served by the node adapter, which has the recorder's
  * scrubber. The routes answer 404 when the engine runs without a journal.
  */
-import { type Journal, type JournalFilter, type JournalInterface, journalOf } from '../journal/index.ts';
+import type { Journal, JournalFilter, JournalInterface } from '../journal/index.ts';
+import { journalAttachments } from '../journal/registry.ts';
 import { type AdminApi, AdminError } from './api.ts';
 import { type AdminRoute, ok } from './route.ts';
 
 function installed(api: AdminApi): Journal {
-  const journal = journalOf(api);
+  const journal = journalAttachments.of(api);
   if (journal === undefined) {
     throw new AdminError(
       'NOT_FOUND',

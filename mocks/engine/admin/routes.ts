@@ -6,7 +6,6 @@
 import type { AdminRoutesPart } from '../parts.ts';
 import { chaosAdminRoutes } from './chaos.ts';
 import { coreAdminRoutes } from './core-routes.ts';
-import { dataAdminRoutes } from './data.ts';
 import { createAdminDispatcher } from './index.ts';
 import { ingestionAdminRoutes } from './ingestion.ts';
 import { ingestionBatchAdminRoutes } from './ingestion-batches.ts';
@@ -26,7 +25,7 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...journalAdminRoutes,
   ...chaosAdminRoutes,
   ...repliesAdminRoutes,
-  ...dataAdminRoutes,
+  // `/__mock/data` comes with the data-file part (`../data-file/part.ts`).
 ];
 
 /** The admin API over HTTP as an engine part (`../parts.ts`). */

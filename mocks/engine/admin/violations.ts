@@ -16,7 +16,7 @@ import type {
   ViolationLogStats,
   ViolationSeverity,
 } from '../violations/index.ts';
-import { violationLogOf } from '../violations/index.ts';
+import { violationLogOf } from '../violations/registry.ts';
 import { type AdminApi, AdminError } from './api.ts';
 import { type AdminRoute, ok } from './route.ts';
 

@@ -11,9 +11,10 @@ import { DROP, type EngineRequest, type EngineResponse } from '../exchange.ts';
 import type { EngineInterceptor } from '../interceptors.ts';
 import { jsonResponse } from '../respond.ts';
 import { type HandlerResult, SerialisedJson } from '../types.ts';
-import { registerAliasResolver } from '../violations/log.ts';
+import { registerAliasResolver } from '../violations/registry.ts';
 import { type ChaosConfig, type ChaosOptions, normalizeChaos } from './config.ts';
 import { IdAliases } from './ids.ts';
+import { chaosAttachments } from './registry.ts';
 import { addUnknownFields } from './unknown-fields.ts';
 
 /** Counts since the chaos instance was created (or last given a seed). */
@@ -50,12 +51,8 @@ export const CHAOS_ERROR_CODE = 'CHAOS_INJECTED_ERROR';
 
 const REST_PATH = /^\/v\d+(?:\/|$)/;
 
-const registry = new WeakMap<AdminApi, Chaos>();
-
 /** The chaos interceptor installed in the engine owning `admin`, if any (the admin routes find it here). */
-export function chaosOf(admin: AdminApi): Chaos | undefined {
-  return registry.get(admin);
-}
+export const chaosOf = (admin: AdminApi): Chaos | undefined => chaosAttachments.of(admin);
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -128,7 +125,7 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
   const chaos: Chaos = {
     kind: 'chaos',
     attach(host) {
-      registry.set(host.admin, chaos);
+      chaosAttachments.set(host.admin, chaos);
       registerAliasResolver(host.admin, (id) => aliases.original(id));
     },
     onRequest(request) {

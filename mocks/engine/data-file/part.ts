@@ -3,6 +3,7 @@
  * engine given this part loads `options.data` at start and at every reset, and applies
  * `PUT`/`POST /__mock/data` and `admin.replaceData`/`mergeData`.
  */
+import { dataAdminRoutes } from '../admin/data.ts';
 import type { DataFilesPart } from '../parts.ts';
 import { settleReplies } from '../replies/machine.ts';
 import { createDataAdmin } from './admin-ops.ts';
@@ -14,5 +15,6 @@ export const dataFilesPart: DataFilesPart = {
     'data.merge': (target, c) => createDataAdmin(target).mergeData(c.file),
     'data.replace': (target, c) => createDataAdmin(target).replaceData(c.file),
   },
+  adminRoutes: dataAdminRoutes,
   settleReplies,
 };

@@ -13,7 +13,8 @@ import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost } from '../interceptors.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
 import type { KeyProfile } from '../types.ts';
-import { violationLogOf } from '../violations/index.ts';
+import { violationLogOf } from '../violations/registry.ts';
+import { journalAttachments } from './registry.ts';
 import type {
   JournalBody,
   JournalEntry,
@@ -74,12 +75,8 @@ interface Stored {
   readonly responseBody: KeptBody;
 }
 
-const registry = new WeakMap<AdminApi, Journal>();
-
 /** The journal installed in the engine owning `admin`, if any (the admin routes find it here). */
-export function journalOf(admin: AdminApi): Journal | undefined {
-  return registry.get(admin);
-}
+export const journalOf = (admin: AdminApi): Journal | undefined => journalAttachments.of(admin);
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -309,7 +306,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
     kind: 'journal',
     attach(engineHost) {
       host = engineHost;
-      registry.set(engineHost.admin, journal);
+      journalAttachments.set(engineHost.admin, journal);
     },
     onRequest(request) {
       if (!isAdmin(request)) started.set(request, now());

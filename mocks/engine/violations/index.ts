@@ -24,11 +24,10 @@ export {
   DEFAULT_MAX_BODY_CHARS,
   DEFAULT_VIOLATION_CAPACITY,
   REDACTED,
-  registerAliasResolver,
   type ViolationLog,
   type ViolationLogOptions,
-  violationLogOf,
 } from './log.ts';
 export { doubleRoundTripPreimages, type PreimageOptions, printedAfterDoubleParse } from './precision.ts';
+export { registerAliasResolver, violationLogOf } from './registry.ts';
 export type * from './types.ts';
 export { SEVERITY_OF } from './types.ts';

@@ -11,7 +11,6 @@ import {
   type ValidationIssue,
   validateSchema,
 } from '../../../src/contract/index.ts';
-import type { AdminApi } from '../admin/api.ts';
 import { ERROR_CODE_HEADER } from '../errors.ts';
 import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
@@ -20,6 +19,7 @@ import { atLeast, ViolationError } from './expect.ts';
 import { findKnownId, ID_PATH_PARAMETERS } from './known-ids.ts';
 import { notesOf } from './notes.ts';
 import { doubleRoundTripPreimages } from './precision.ts';
+import { aliasResolverOf, registerViolationLog } from './registry.ts';
 import { FIXED_RULES, RULE_OF_CODE, ruleOfField, ruleOfRejection } from './rule-of.ts';
 import {
   type RecordedRequest,
@@ -80,25 +80,8 @@ export const REDACTED = '[redacted]';
 /** A versioned REST path (`/v0/...`): unknown paths elsewhere (`/favicon.ico`) are not client calls. */
 const VERSIONED_PATH = /^\/v\d+(?:\/|$)/;
 
-const registry = new WeakMap<AdminApi, ViolationLog>();
-
-/** Chaos registers its alias resolver here so the log can name a mangled served id (no import cycle). */
-const aliasRegistry = new WeakMap<AdminApi, (servedId: string) => string | undefined>();
-
-export function registerAliasResolver(
-  admin: AdminApi,
-  resolve: (servedId: string) => string | undefined,
-): void {
-  aliasRegistry.set(admin, resolve);
-}
-
 /** Enough to name the intended id and a few others that print alike. */
 const MAX_INTENDED = 4;
-
-/** The violation log installed in the engine owning `admin`, if any (the admin routes find it here). */
-export function violationLogOf(admin: AdminApi): ViolationLog | undefined {
-  return registry.get(admin);
-}
 
 function positive(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) {
@@ -192,7 +175,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
 
   /** The engine id behind an id the client was served under another name (chaos big ids), if any. */
   const aliases = (id: string): string | undefined =>
-    options.aliases?.(id) ?? (host === undefined ? undefined : aliasRegistry.get(host.admin)?.(id));
+    options.aliases?.(id) ?? (host === undefined ? undefined : aliasResolverOf(host.admin)?.(id));
 
   /** A 404 on an id operation: was the id a known one after a round trip through a double? */
   const checkPrecisionLoss = (event: ResultEvent): void => {
@@ -308,7 +291,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     kind: 'violation-log',
     attach(engineHost) {
       host = engineHost;
-      registry.set(engineHost.admin, log);
+      registerViolationLog(engineHost.admin, log);
     },
     onRequestIssues(event) {
       pending.set(event.request, { issues: event.issues, rawBody: event.rawBody });
