@@ -69,8 +69,11 @@ export function createSkillLibrary(options: SkillToolsOptions = {}) {
       const found = find(name);
       return found.ok ? succeed({ ...summaryOf(found.value), text: found.value.text }) : found;
     },
-    /** A listed file; scripts in the status names of `choices` when given (the deployment's own). */
-    readFile(name: unknown, path: unknown, choices?: Choices) {
+    /**
+     * A listed file; a script in the status names of the deployment's choices when `choices` is given
+     * (read only for scripts: notes say nothing a choice changes).
+     */
+    readFile(name: unknown, path: unknown, choices?: () => Choices) {
       const found = find(name);
       if (!found.ok) return found;
       const skill = found.value;
@@ -88,7 +91,7 @@ export function createSkillLibrary(options: SkillToolsOptions = {}) {
       const text =
         choices === undefined || file.kind !== 'script'
           ? file.text
-          : skillScriptOut(choices, STATUSES, file.text);
+          : skillScriptOut(choices(), STATUSES, file.text);
       return succeed({ name: skill.name, ...listing(file), mediaType: file.mediaType, text });
     },
   };
@@ -117,7 +120,7 @@ export function createSkillTools(options: SkillToolsOptions = {}): AgentTool[] {
     {
       name: 'read_skill_file',
       handle: (ctx: AgentContext, args) =>
-        library.readFile(args['name'], args['path'], ctx.engine.options.choices),
+        library.readFile(args['name'], args['path'], () => ctx.engine.options.choices),
     },
   ];
 }
