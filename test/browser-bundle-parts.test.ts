@@ -8,8 +8,8 @@
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundlePage } from '../bench/lib/page-bundle.ts';
 import { ROOT } from './package/install.ts';
 
 /** Modules of dist/ that only a feature needs, by feature. */
@@ -51,19 +51,7 @@ async function bundledModules(features: readonly string[]): Promise<Set<string>>
     `import { createHandlers } from 'cca-kit/msw';\n${imports}import { setupWorker } from 'msw/browser';\n` +
       `await setupWorker(...createHandlers({ baseUrl: '/api', use: [${features.join(', ')}] }).handlers).start();\n`,
   );
-  const result = await build({
-    entryPoints: [page],
-    absWorkingDir: project,
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    write: false,
-    metafile: true,
-    outfile: join(project, 'out.js'),
-    logLevel: 'silent',
-  });
+  const result = await bundlePage(page, project);
   // What the output holds: a module esbuild read but shook out entirely has no bytes in it.
   const modules = new Set<string>();
   const inOutput = Object.values(result.metafile.outputs).flatMap((output) =>

@@ -125,6 +125,16 @@ describe('cca-kit/msw in a browser build: features opted in', () => {
     expect((await call(node, '/__mock/keys')).status).toBe(200);
     expect(node.violationLog.list()).toEqual([]);
   });
+
+  it("in node the engine applies the agent's writes (cca-kit/agent may be handed it); a page's does not", async () => {
+    const command = { type: 'savedSearch.delete', organizationId: 'org_acme', id: 'ss_none' } as const;
+    const node = createHandlers({ baseUrl: BASE });
+    await expect(node.engine.execute(command)).resolves.toBeDefined();
+    const page = createPageHandlers({ baseUrl: BASE, use: allFeatures });
+    await expect(page.engine.execute(command)).rejects.toThrow(
+      /agent interface's writes are not part of this engine/,
+    );
+  });
 });
 
 describe('the features and engine parts stay in step', () => {

@@ -8,9 +8,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import { packAndInstall, ROOT, runIn } from '../../test/package/install.ts';
 import { freePort } from '../../test/support/processes.ts';
+import { bundlePage } from '../lib/page-bundle.ts';
 
 export interface PackageResult {
   readonly runs: number;
@@ -145,20 +145,7 @@ async function browserBundle(project: string): Promise<PackageResult['browser']>
     "import { http } from 'msw';\nimport { setupWorker } from 'msw/browser';\n" +
       "await setupWorker(http.all('/api/*', () => new Response('{}'))).start();\n",
   );
-  const bundle = (entry: string) =>
-    build({
-      entryPoints: [entry],
-      absWorkingDir: project,
-      bundle: true,
-      minify: true,
-      format: 'esm',
-      platform: 'browser',
-      target: 'es2022',
-      write: false,
-      metafile: true,
-      outfile: join(project, 'out.js'),
-      logLevel: 'silent',
-    });
+  const bundle = (entry: string) => bundlePage(entry, project);
   const [full, mswOnly, withAll] = await Promise.all([bundle(page), bundle(alone), bundle(everything)]);
   const code = full.outputFiles[0]?.contents ?? new Uint8Array();
   const byPackage = new Map<string, number>();

@@ -114,10 +114,15 @@ function missingAdmin(present: ReadonlySet<string>): Record<string, () => never>
   return out;
 }
 
-/** Creates the handlers and the engine behind them, with `defaults` and the options' `use` features. */
+/**
+ * Creates the handlers and the engine behind them, with `defaults` and the options' `use` features;
+ * `baseParts` are engine parts no feature offers (node's: the agent's writes, for `cca-kit/agent`
+ * handed this engine).
+ */
 export function createHandlersWith(
   defaults: readonly MswFeature[],
   options: CreateHandlersOptions,
+  baseParts: EngineParts = {},
 ): MockHandlers {
   const { baseUrl, chaos: chaosOptions, violationLog: logOptions, use, ...engineOptions } = options;
   if (typeof baseUrl !== 'string' || baseUrl === '') {
@@ -141,7 +146,7 @@ export function createHandlersWith(
   };
   const context = { options: { chaos: chaosOptions, violationLog: logOptions }, host };
   const setups: FeatureSetup[] = features.map((feature) => feature.setup?.(context) ?? {});
-  let parts: EngineParts = {};
+  let parts: EngineParts = baseParts;
   for (const feature of features) parts = { ...parts, ...feature.parts };
   engine = createEngineWith(parts, {
     ...engineOptions,

@@ -15,6 +15,7 @@
  * const [key] = mock.admin.listKeys();
  * await fetch('https://api.example.test/v0/agents', { headers: { 'x-api-key': key.key } });
  */
+import { agentWritesPart } from '../engine/commands/agent-part.ts';
 import { type CreateHandlersOptions, createHandlersWith, type MockHandlers } from './create.ts';
 import { allFeatures } from './features.ts';
 
@@ -28,7 +29,7 @@ import { allFeatures } from './features.ts';
  * await setupWorker(...createHandlers({ baseUrl: '/api' }).handlers).start();
  */
 export function createHandlers(options: CreateHandlersOptions): MockHandlers {
-  return createHandlersWith(allFeatures, options);
+  return createHandlersWith(allFeatures, options, { agentWrites: agentWritesPart });
 }
 
 export * from './exports.ts';
