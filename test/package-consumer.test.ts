@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, cp, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
@@ -23,6 +23,7 @@ import { launchChromium } from './browser/harness.ts';
 import { type Installed, MSW_3, nodeRunsMsw3, packAndInstall, ROOT, runIn } from './package/install.ts';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 
 let installed: Installed | undefined;
 
@@ -30,6 +31,9 @@ beforeAll(async () => {
   installed = await packAndInstall();
   await cp(join(ROOT, 'test/package/consumer'), installed.project, { recursive: true });
   await cp(join(ROOT, 'test/package/page'), join(installed.project, 'page'), { recursive: true });
+  await cp(join(ROOT, 'test/package/violation-throw/page.spec.ts'), join(installed.project, 'page.spec.ts'));
+  // vitest is the SDK author's own dev dependency: this repository's copy, linked in.
+  await symlink(join(ROOT, 'node_modules/vitest'), join(installed.project, 'node_modules/vitest'), 'dir');
 }, 300_000);
 
 afterAll(async () => {
@@ -257,6 +261,18 @@ describe('the packed package installed into a fresh project', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("LIST-NO-PAGE-INPUT: onViolation 'throw' fails the consumer's own vitest run on page=2, naming the rule and the request", async () => {
+    const run = await runIn(project(), process.execPath, [VITEST, 'run', 'page.spec.ts'], {
+      timeoutMs: 120_000,
+      env: { NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+    });
+    const output = `${run.stdout}\n${run.stderr}`;
+    expect(run.code, output).not.toBe(0);
+    expect(output).toContain('ViolationError');
+    expect(output).toContain('LIST-NO-PAGE-INPUT');
+    expect(output).toContain('GET https://api.example.test/v0/action/list?pageSize=5&page=2 answered 200');
   });
 
   it('the public types compile a correct consumer and reject wrong calls, under node16 and bundler resolution', async () => {

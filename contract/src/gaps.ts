@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { AGENT_REACH } from '../../mocks/agent/choices.ts';
 import {
   CHOICE_NAMES,
   CHOICE_POINTS,
@@ -119,12 +120,15 @@ function table(gaps: readonly Gap[]): string[] {
   ];
 }
 
-/** The mock's choice points (mocks/engine/choices/points.ts): each value, the default first and bold. */
+/**
+ * The mock's choice points (mocks/engine/choices/points.ts): each value, the default first and bold,
+ * and whether the agent interface shows it too (mocks/agent/choices.ts `AGENT_REACH`).
+ */
 function choicesTable(): string[] {
   const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
   return [
-    '| `--choice` point | what the spec leaves open | values (default first, in bold) |',
-    '|---|---|---|',
+    '| `--choice` point | what the spec leaves open | values (default first, in bold) | agent interface (MCP) |',
+    '|---|---|---|---|',
     ...CHOICE_NAMES.map((name) => {
       const point: ChoicePoint = CHOICE_POINTS[name];
       const values = choiceValues(name).map((v) => {
@@ -132,7 +136,9 @@ function choicesTable(): string[] {
         return v === point.default ? `**${text}**` : text;
       });
       const more = point.accepts === undefined ? '' : '; or any positive integer';
-      return `| \`${name}\` | ${cell(point.gap)} | ${cell(values.join('; '))}${more} |`;
+      const agent = AGENT_REACH[name];
+      const reach = `${agent.reaches ? 'follows it' : 'not concerned'}: ${agent.how}`;
+      return `| \`${name}\` | ${cell(point.gap)} | ${cell(values.join('; '))}${more} | ${cell(reach)} |`;
     }),
   ];
 }
@@ -152,7 +158,9 @@ export function specGapsSection(): string {
     "**The mock's choices.** Where a deployment may choose differently, the mock can be switched to the",
     "other behaviours: the `choices` engine option (`createEngine({ choices: { durationFormat: 'seconds' } })`),",
     '`cca-kit mock --choice point=value` (repeatable). The defaults are the behaviour described above; the',
-    'conformance suite passes the mock under every combination (test/conformance-choices.test.ts).',
+    'conformance suite, REST and agent laws, passes the mock under every combination',
+    '(test/conformance-choices.test.ts). Where a point concerns data the agent interface shows too, MCP',
+    "follows the same choice, so the two interfaces of one mock agree as one deployment's do (last column).",
     '',
     ...choicesTable(),
     '',

@@ -59,5 +59,11 @@ export interface Law {
   readonly title: string;
   readonly ruleIds: readonly string[];
   readonly needs: LawNeeds;
+  /**
+   * The law spends most of its time waiting for the target (a processing delay, a time limit) and
+   * reads nothing another law writes, nor writes anything another law reads but its own run-prefixed
+   * records: the runner may go on with the next laws while it waits (see `runConformance`).
+   */
+  readonly waits?: true;
   run(ctx: LawContext): Promise<CheckOutcome>;
 }

@@ -256,7 +256,9 @@ const WRITES_OFF = 'creates objects: needs --allow-writes';
 
 /**
  * Runs the conformance laws against a target and returns the report. Laws run one after another
- * (they share one client, one rate limiter and one request budget).
+ * (they share one client, one rate limiter and one request budget), except that a law marked `waits`
+ * (most of its time is spent waiting for the target) runs beside the laws after it; the report lists
+ * the laws in their order either way.
  *
  * @example
  * ```ts
@@ -304,11 +306,14 @@ export async function runConformance(
     return hit;
   };
   const sectionOf = (ruleId: string): string => deps.rules.find((r) => r.id === ruleId)?.section ?? '?';
+  // One slot per law, in the laws' order, whatever order they finish in.
   const results: LawResult[] = [];
   const missingKeys = new Set<string>();
   const laws = deps.laws;
   const groupsNotChecked: GroupNotChecked[] = [];
   let stoppedAnswering: string | undefined;
+  /** Laws that wait, running beside the others. */
+  const waiting: Promise<void>[] = [];
   opts.onProgress({
     type: 'start',
     total: laws.length,
@@ -323,6 +328,9 @@ export async function runConformance(
       ? await probeMcp({ url: opts.target.mcpUrl, client: mcpClient.scoped() }, opts.target.keys)
       : undefined;
     if (mcpAbsent !== undefined) groupsNotChecked.push({ group: AGENT_GROUP, reason: mcpAbsent });
+    // A law that `waits` runs beside the laws after it, unless the laws drive the target's clock
+    // through their polls (a mock target's onPoll): then its polls would move the clock under them.
+    const beside = opts.target.onPoll === undefined;
     for (const [index, law] of laws.entries()) {
       opts.onProgress({ type: 'law-start', index, total: laws.length, lawId: law.id, group: law.group });
       const lawStart = performance.now();
@@ -355,46 +363,56 @@ export async function runConformance(
       };
       if (reason !== undefined && excluded(law, opts) === undefined && stoppedAnswering === undefined)
         for (const name of missingRequired(law, client)) missingKeys.add(name);
-      const run: LawRun =
-        reason === undefined
-          ? await runLawAlone(law, ctx, () =>
-              opts.signal?.aborted === true
-                ? 'not run: the run was interrupted'
-                : client.requestsRemaining === 0
-                  ? `not run: request budget of ${opts.maxRequests} exhausted`
-                  : undefined,
-            )
-          : { outcome: { kind: 'not-run', ruleIds: law.ruleIds, reason }, failures: [] };
-      // A request that got no answer: is the target still there? If not, the run ends here.
-      const silent = [...view.log, ...mcpView.log].some((x) => x.status === undefined);
-      if (
-        reason === undefined &&
-        silent &&
-        !(await stillAnswers(opts.target.baseUrl, opts.requestTimeoutMs))
-      ) {
-        stoppedAnswering = `${opts.target.baseUrl} stopped answering during law ${law.id} (law ${index + 1} of ${laws.length})`;
-      }
-      const failures: LawFailure[] = run.failures.map((f) => ({
-        ...f,
-        known: isKnown(opts.baseline, f.ruleId, f.fingerprint),
-        level: levelIn(deps.rules)(f.ruleId),
-      }));
-      const result: LawResult = {
-        lawId: law.id,
-        group: law.group,
-        title: law.title,
-        ruleIds: law.ruleIds,
-        outcome: run.outcome,
-        failures,
-        ...(run.blocked === undefined ? {} : { blocked: run.blocked }),
-        durationMs: performance.now() - lawStart,
-        requests: view.log.length + mcpView.log.length,
-        known: failures.length > 0 && failures.every((f) => f.known),
+      const finish = async (): Promise<void> => {
+        const run: LawRun =
+          reason === undefined
+            ? await runLawAlone(law, ctx, () =>
+                opts.signal?.aborted === true
+                  ? 'not run: the run was interrupted'
+                  : client.requestsRemaining === 0
+                    ? `not run: request budget of ${opts.maxRequests} exhausted`
+                    : undefined,
+              )
+            : { outcome: { kind: 'not-run', ruleIds: law.ruleIds, reason }, failures: [] };
+        // A request that got no answer: is the target still there? If not, the run ends here.
+        const silent = [...view.log, ...mcpView.log].some((x) => x.status === undefined);
+        if (
+          reason === undefined &&
+          silent &&
+          !(await stillAnswers(opts.target.baseUrl, opts.requestTimeoutMs))
+        ) {
+          stoppedAnswering = `${opts.target.baseUrl} stopped answering during law ${law.id} (law ${index + 1} of ${laws.length})`;
+        }
+        const failures: LawFailure[] = run.failures.map((f) => ({
+          ...f,
+          known: isKnown(opts.baseline, f.ruleId, f.fingerprint),
+          level: levelIn(deps.rules)(f.ruleId),
+        }));
+        const result: LawResult = {
+          lawId: law.id,
+          group: law.group,
+          title: law.title,
+          ruleIds: law.ruleIds,
+          outcome: run.outcome,
+          failures,
+          ...(run.blocked === undefined ? {} : { blocked: run.blocked }),
+          durationMs: performance.now() - lawStart,
+          requests: view.log.length + mcpView.log.length,
+          known: failures.length > 0 && failures.every((f) => f.known),
+        };
+        results[index] = result;
+        opts.onProgress({ type: 'law-end', index, total: laws.length, result });
       };
-      results.push(result);
-      opts.onProgress({ type: 'law-end', index, total: laws.length, result });
+      if (reason === undefined && law.waits === true && beside) {
+        // Kept with a handler at once, so a failure waits for the end of the run, unreported until then.
+        const running = finish();
+        running.catch(() => undefined);
+        waiting.push(running);
+      } else await finish();
     }
+    await Promise.all(waiting);
   } finally {
+    await Promise.allSettled(waiting);
     await client.close();
     await mcpClient.close();
   }

@@ -228,6 +228,8 @@ const timeout: Law = {
   title: 'an endless loop is stopped with a failure, and the server then answers',
   ruleIds: ['AGENT-MCP-SANDBOX-TIMEOUT'],
   needs: { keys: ['read'] },
+  // Most of its time is the deployment's time limit running out; it reads and writes no data.
+  waits: true,
   run: (ctx) =>
     agentExamples(ctx, async () => {
       await requireTool(ctx, 'read', 'execute');

@@ -33,6 +33,8 @@ export const lifecycle: Law = {
     'SCOPE-MODERATION-READ',
   ],
   needs: { keys: ['write', 'read'], writes: true },
+  // Most of its time is the deployment's processing delay; it reads only the cases it submitted.
+  waits: true,
   // Each run submits a batch of cases first and then polls them all at once, so a live deployment's
   // processing time is waited for once per run, not once per case.
   run: (ctx) =>

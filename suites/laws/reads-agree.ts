@@ -72,7 +72,7 @@ const TIMES = new Set([
 ]);
 
 /** Equal as the field means: timestamps as instants, tag lists as sets, everything else as JSON. */
-function same(key: string, a: unknown, b: unknown): boolean {
+export function same(key: string, a: unknown, b: unknown): boolean {
   if (TIMES.has(key) && typeof a === 'string' && typeof b === 'string') {
     const [x, y] = [Date.parse(a), Date.parse(b)];
     if (Number.isFinite(x) && Number.isFinite(y)) return x === y;
@@ -86,10 +86,10 @@ function same(key: string, a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 
-type Pairs = readonly (readonly [string, unknown, unknown])[];
+export type Pairs = readonly (readonly [string, unknown, unknown])[];
 
 /** The shared fields of a summary and a detail, as [label, summary value, detail value]. */
-function summaryVsDetail(s: Record<string, unknown>, d: Record<string, unknown>): Pairs {
+export function summaryVsDetail(s: Record<string, unknown>, d: Record<string, unknown>): Pairs {
   return [
     ...SHARED.map((k) => [k, s[k], d[k]] as const),
     ...Object.entries(NESTED).map(

@@ -371,6 +371,36 @@ export const AGENT_MUTANTS: readonly AgentMutant[] = [
     }),
   },
   {
+    id: 'mcp-status-names-differ-from-rest',
+    description:
+      'the agent interface shows its own status names (lower case in items, taken in status conditions), not the names REST shows',
+    expect: ['AGENT-MCP-BOTH-INTERFACES-AGREE'],
+    fault: () => ({
+      request: wrapCall(
+        `const lower = (v) => typeof v === 'string' ? v.toLowerCase() : v;
+const upper = (c) => c && c.filterType === 'status' ? Object.assign({}, c, { value: c.value.map((v) => typeof v === 'string' ? v.toUpperCase() : v) }) : c;
+const fixed = input && input.filter && Array.isArray(input.filter.filters) ? Object.assign({}, input, { filter: Object.assign({}, input.filter, { filters: input.filter.filters.map(upper) }) }) : input;
+const r = await __orig(id, fixed);
+if (id === 'query.search.actions') for (const it of r.items) it.status = lower(it.status);
+return r;`,
+      ),
+    }),
+  },
+  {
+    id: 'mcp-durations-differ-from-rest',
+    description:
+      'search items write firstResponseTime and handleTime as seconds while REST writes them otherwise',
+    expect: ['AGENT-MCP-BOTH-INTERFACES-AGREE'],
+    fault: () => ({
+      request: wrapCall(
+        `const r = await __orig(id, input);
+const secs = (v) => { const m = typeof v === 'string' ? /^PT(?:(\\d+)H)?(?:(\\d+)M)?(?:(\\d+)S)?$/.exec(v) : null; return m ? String((+(m[1] || 0)) * 3600 + (+(m[2] || 0)) * 60 + (+(m[3] || 0))) : v; };
+if (id === 'query.search.actions') for (const it of r.items) { it.firstResponseTime = secs(it.firstResponseTime); it.handleTime = secs(it.handleTime); }
+return r;`,
+      ),
+    }),
+  },
+  {
     id: 'saved-search-update-lost',
     description: 'config.savedSearch.update answers success but changes nothing',
     expect: ['AGENT-MCP-SAVEDSEARCH-STORE'],

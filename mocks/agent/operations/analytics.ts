@@ -2,14 +2,17 @@
  * `query.analytics.actions`: lines of measure + aggregation over the actions of a createdAt window
  * (the window the REST list and analytics read for the same from/to), optionally filtered, grouped by
  * up to three fields; no groupBy gives one total row. Every figure comes from the same stored columns
- * the REST metrics read, so counts agree with REST over the same window.
+ * the REST metrics read, so counts agree with REST over the same window. Status groups carry the
+ * names the deployment's choices give (`actionStatuses`), as REST and search items do.
  */
 
 import { NULL_INDEX, NULL_SCORE } from '../../../fixtures/generate/table.ts';
+import type { Choices } from '../../engine/choices/points.ts';
 import { dayOf, percentile, round2, weekStart } from '../../engine/data/analytics.ts';
 import type { Window } from '../../engine/data/dates.ts';
 import { windowRange } from '../../engine/data/query.ts';
 import { type OrgData, orgData } from '../../engine/data/state.ts';
+import { statusNameOut, statusNamesOut } from '../choices.ts';
 import { type AgentContext, fail, type Outcome, succeed } from '../types.ts';
 import { type DateRangeInput, isoWindow, resolveDateRange, unitStart } from './date-range.ts';
 import { invalidInput } from './failures.ts';
@@ -91,13 +94,15 @@ function measureOf(org: OrgData, measure: Measure, row: number): number | null {
 const dateOnly = (ms: number): string => dayOf(ms);
 
 /** The values of a group-by field for one action (several for tags; null for none). */
-function groupValuesOf(org: OrgData, field: GroupField, row: number): GroupValue[] {
+function groupValuesOf(org: OrgData, field: GroupField, row: number, choices: Choices): GroupValue[] {
   const t = org.table;
   switch (field) {
     case 'source':
       return [PLATFORMS[t.platform[row] ?? 0] ?? null];
-    case 'status':
-      return [STATUSES[t.status[row] ?? 0] ?? null];
+    case 'status': {
+      const stored = STATUSES[t.status[row] ?? 0];
+      return [stored === undefined ? null : statusNameOut(choices, stored)];
+    }
     case 'queue':
       return [org.catalog.queues[t.queue[row] ?? NULL_INDEX]?.name ?? null];
     case 'sentiment':
@@ -120,7 +125,7 @@ function groupValuesOf(org: OrgData, field: GroupField, row: number): GroupValue
 }
 
 /** Every value of a field that fillEmpty adds (the known values; the periods of the window). */
-function domainOf(org: OrgData, field: GroupField, window: Window): GroupValue[] {
+function domainOf(org: OrgData, field: GroupField, window: Window, choices: Choices): GroupValue[] {
   const periods = (unit: 'day' | 'week' | 'month'): GroupValue[] => {
     const out: GroupValue[] = [];
     for (
@@ -135,7 +140,7 @@ function domainOf(org: OrgData, field: GroupField, window: Window): GroupValue[]
     case 'source':
       return [...org.catalog.platforms];
     case 'status':
-      return [...STATUSES];
+      return statusNamesOut(choices, STATUSES);
     case 'queue':
       return org.catalog.queues.map((q) => q.name);
     case 'sentiment':
@@ -232,6 +237,7 @@ export function analyticsActions(ctx: AgentContext, input: AnalyticsInput): Outc
     );
   }
   const fillEmpty = input.options?.fillEmpty === true;
+  const choices = ctx.engine.options.choices;
   const org = orgData(ctx.engine.state.data, ctx.identity.organizationId);
   const tooMany = (n: number) =>
     fail(
@@ -240,12 +246,13 @@ export function analyticsActions(ctx: AgentContext, input: AnalyticsInput): Outc
         `input field groupBy would answer ${n} groups, more than ${ANALYTICS_MAX_ROWS}: group by fewer fields, shorten dateRange or drop fillEmpty`,
       ),
     );
-  const domains = fillEmpty && fields.length > 0 ? fields.map((field) => domainOf(org, field, window)) : [];
+  const domains =
+    fillEmpty && fields.length > 0 ? fields.map((field) => domainOf(org, field, window, choices)) : [];
   const filled = domains.reduce((n, d) => n * d.length, domains.length > 0 ? 1 : 0);
   if (filled > ANALYTICS_MAX_ROWS) return tooMany(filled);
 
   const measures = [...new Set(input.lines.map((line) => line.measure))];
-  const predicate = compileGroup(org, input.filter);
+  const predicate = compileGroup(org, input.filter, choices);
   const groups = new Map<string, { key: GroupValue[]; acc: GroupAccumulator }>();
   const groupOf = (key: GroupValue[]) => {
     const id = JSON.stringify(key);
@@ -267,7 +274,7 @@ export function analyticsActions(ctx: AgentContext, input: AnalyticsInput): Outc
     const row = index.rowAt(pos);
     if (predicate !== null && !predicate(row)) continue;
     matched++;
-    for (const key of product(fields.map((field) => groupValuesOf(org, field, row)))) {
+    for (const key of product(fields.map((field) => groupValuesOf(org, field, row, choices)))) {
       groupOf(key).acc.add(org, measures, row);
     }
     if (groups.size > ANALYTICS_MAX_ROWS) return tooMany(groups.size);

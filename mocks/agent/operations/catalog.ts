@@ -9,7 +9,10 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import catalogJson from '../../../contract/agent/operations.json' with { type: 'json' };
 import { toIssues } from '../../../src/contract/issues.ts';
 import { compileIn, createAjv } from '../../../src/contract/validator-schemas.ts';
+import type { Choices } from '../../engine/choices/points.ts';
+import { statusNamesOut } from '../choices.ts';
 import type { JsonSchema, OperationEffect, OperationSpec } from '../types.ts';
+import { STATUSES } from './vocabulary.ts';
 
 interface CatalogFile {
   readonly operations: readonly {
@@ -45,26 +48,94 @@ interface Compiled {
   readonly output: ValidateFunction;
 }
 
-let compiled: Map<string, Compiled> | undefined;
+/**
+ * The catalog as one deployment serves it. The catalog file is written in the mock's default names;
+ * the only choice it shows is `actionStatuses` (the `status` condition's enum), so there are as many
+ * variants as status vocabularies, each built and compiled at first use.
+ */
+export interface CatalogVariant {
+  readonly operations: readonly OperationSpec[];
+  /** Checks an operation's input; undefined when it is valid. */
+  checkInput(id: string, input: unknown): InputIssue | undefined;
+  /** Checks an operation's output (the registry's self-check); undefined when it is valid. */
+  checkOutput(id: string, output: unknown): InputIssue | undefined;
+}
 
-/** The validators of every operation, compiled at first use and shared (they hold no state). */
-function validators(): Map<string, Compiled> {
-  if (compiled !== undefined) return compiled;
-  // A document without components: createAjv only needs it to register the catalog's `x-` keywords.
-  const doc = {
-    openapi: '3.1.0',
-    info: { title: 'agent operations', version: '1' },
-    paths: {},
-    'x-catalog': file,
-  } as unknown as OpenAPIV3_1.Document;
-  const ajv = createAjv(doc);
-  compiled = new Map(
-    CATALOG.map((op) => [
-      op.id,
-      { input: compileIn(ajv, op.inputSchema), output: compileIn(ajv, op.outputSchema) },
-    ]),
-  );
-  return compiled;
+/** Which variant of the catalog a set of choices is served (the points the catalog shows). */
+export const catalogKey = (choices: Pick<Choices, 'actionStatuses'>): string => choices.actionStatuses;
+
+/** Every `enum` that lists the stored statuses, in the names the choices give them. */
+function renameStatuses(value: unknown, names: readonly string[]): unknown {
+  if (Array.isArray(value)) return value.map((v) => renameStatuses(v, names));
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value)) {
+    const listsStatuses =
+      key === 'enum' &&
+      Array.isArray(inner) &&
+      inner.length === STATUSES.length &&
+      inner.every((v, i) => v === STATUSES[i]);
+    out[key] = listsStatuses ? [...names] : renameStatuses(inner, names);
+  }
+  return out;
+}
+
+function compileVariant(operations: readonly OperationSpec[]): CatalogVariant {
+  let compiled: Map<string, Compiled> | undefined;
+  /** The validators of every operation, compiled at first use and shared (they hold no state). */
+  const validators = (): Map<string, Compiled> => {
+    if (compiled !== undefined) return compiled;
+    // A document without components: createAjv only needs it to register the catalog's `x-` keywords.
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'agent operations', version: '1' },
+      paths: {},
+      'x-catalog': file,
+    } as unknown as OpenAPIV3_1.Document;
+    const ajv = createAjv(doc);
+    compiled = new Map(
+      operations.map((op) => [
+        op.id,
+        { input: compileIn(ajv, op.inputSchema), output: compileIn(ajv, op.outputSchema) },
+      ]),
+    );
+    return compiled;
+  };
+  return {
+    operations,
+    checkInput(id, input) {
+      const validate = validators().get(id)?.input;
+      if (validate === undefined) return { field: 'operationId', message: `unknown operation ${id}` };
+      if (validate(input)) return undefined;
+      return mostSpecific(validate.errors ?? [], input);
+    },
+    checkOutput(id, output) {
+      const validate = validators().get(id)?.output;
+      if (validate === undefined) return { field: 'operationId', message: `unknown operation ${id}` };
+      if (validate(output)) return undefined;
+      const issue = toIssues('response', validate.errors ?? [], output)[0];
+      return { field: issue?.pointer ?? '', message: issue?.message ?? 'output does not match the schema' };
+    },
+  };
+}
+
+const DEFAULT_VARIANT = compileVariant(CATALOG);
+const variants = new Map<string, CatalogVariant>();
+
+/**
+ * The catalog for a deployment's choices: the file itself at the defaults, else a copy whose status
+ * enums carry the chosen names.
+ */
+export function catalogFor(choices: Choices): CatalogVariant {
+  if (choices.actionStatuses === 'contract') return DEFAULT_VARIANT;
+  const key = catalogKey(choices);
+  let variant = variants.get(key);
+  if (variant === undefined) {
+    const names = statusNamesOut(choices, STATUSES);
+    variant = compileVariant(CATALOG.map((op) => renameStatuses(op, names) as OperationSpec));
+    variants.set(key, variant);
+  }
+  return variant;
 }
 
 const COMBINATORS = new Set(['if', 'oneOf', 'anyOf', 'allOf', 'not', 'then', 'else']);
@@ -90,19 +161,10 @@ function mostSpecific(errors: readonly ErrorObject[], input: unknown): InputIssu
   return { field: best.pointer, message };
 }
 
-/** Checks an operation's input; undefined when it is valid. */
-export function checkInput(id: string, input: unknown): InputIssue | undefined {
-  const validate = validators().get(id)?.input;
-  if (validate === undefined) return { field: 'operationId', message: `unknown operation ${id}` };
-  if (validate(input)) return undefined;
-  return mostSpecific(validate.errors ?? [], input);
-}
+/** Checks an operation's input against the catalog file (the default choices); undefined when valid. */
+export const checkInput = (id: string, input: unknown): InputIssue | undefined =>
+  DEFAULT_VARIANT.checkInput(id, input);
 
-/** Checks an operation's output (the registry's self-check in tests); undefined when it is valid. */
-export function checkOutput(id: string, output: unknown): InputIssue | undefined {
-  const validate = validators().get(id)?.output;
-  if (validate === undefined) return { field: 'operationId', message: `unknown operation ${id}` };
-  if (validate(output)) return undefined;
-  const issue = toIssues('response', validate.errors ?? [], output)[0];
-  return { field: issue?.pointer ?? '', message: issue?.message ?? 'output does not match the schema' };
-}
+/** Checks an operation's output against the catalog file (the default choices); undefined when valid. */
+export const checkOutput = (id: string, output: unknown): InputIssue | undefined =>
+  DEFAULT_VARIANT.checkOutput(id, output);

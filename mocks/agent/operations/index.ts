@@ -8,6 +8,7 @@
  * const page = await registry.call(ctx, 'query.search.actions', { limit: 20 });
  * if (page.ok) page.value; // { items: [...], nextCursor: '...' | null }
  */
+import type { Choices } from '../../engine/choices/points.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { OperationRegistry } from '../types.ts';
 import { type AnalyticsInput, analyticsActions } from './analytics.ts';
@@ -32,6 +33,11 @@ export interface OperationRegistryOptions {
    * restart of the same seeded mock; set it when cursors must not be forgeable by whoever knows the seed.
    */
   readonly cursorSecret?: string;
+  /**
+   * The choices whose catalog `list()` and `spec(id)` serve (default: the mock's defaults). `call`
+   * always follows the calling engine's choices; give the engine's here so `spec()` shows the same.
+   */
+  readonly choices?: Choices;
 }
 
 /**
@@ -63,5 +69,5 @@ export function createOperationRegistry(options: OperationRegistryOptions = {}):
       updateSavedSearch(ctx, input as { id: string; name?: string; query?: SearchQuery }),
     'config.savedSearch.delete': (ctx, input) => deleteSavedSearch(ctx, input as { id: string }),
   };
-  return buildRegistry(runs);
+  return buildRegistry(runs, options.choices);
 }

@@ -3,8 +3,11 @@
  * checks in a fixed order (unknown id, input against the schema, scope), settles due ingestion (as
  * the REST pipeline does before every handler, so both interfaces see the same actions), then runs the
  * operation. With the engine's `selfCheck` on, every output is validated against the catalog and a
- * violation is recorded in `engine.selfCheckFailures` and answered as a failure.
+ * violation is recorded in `engine.selfCheckFailures` and answered as a failure. Inputs and outputs are
+ * checked against the catalog as the caller's engine serves it (its choices: `catalogFor`).
  */
+import { DEFAULT_CHOICES } from '../../engine/choices/defaults.ts';
+import type { Choices } from '../../engine/choices/points.ts';
 import { settleIngestion } from '../../engine/ingestion/index.ts';
 import type { Scope } from '../../engine/types.ts';
 import type {
@@ -17,7 +20,7 @@ import type {
   Outcome,
 } from '../types.ts';
 import { fail } from '../types.ts';
-import { CATALOG, checkInput, checkOutput } from './catalog.ts';
+import { CATALOG, catalogFor } from './catalog.ts';
 import { forbidden, invalidInput } from './failures.ts';
 
 const SCOPE_OF_EFFECT: Readonly<Record<OperationSpec['effect'], Scope>> = { read: 'read', write: 'write' };
@@ -25,8 +28,15 @@ const SCOPE_OF_EFFECT: Readonly<Record<OperationSpec['effect'], Scope>> = { read
 /** An operation's implementation; its id, summary, effect and schemas come from the catalog. */
 export type OperationRun = AgentOperation['run'];
 
-/** The registry of the catalog's operations; throws at once when one has no implementation. */
-export function buildRegistry(runs: Readonly<Record<string, OperationRun>>): OperationRegistry {
+/**
+ * The registry of the catalog's operations; throws at once when one has no implementation. `list()`
+ * and `spec(id)` serve the catalog of `choices` (default: the mock's defaults); `call` checks against
+ * the catalog of the calling engine's choices.
+ */
+export function buildRegistry(
+  runs: Readonly<Record<string, OperationRun>>,
+  choices: Choices = DEFAULT_CHOICES,
+): OperationRegistry {
   const byId = new Map<string, AgentOperation>();
   for (const spec of CATALOG) {
     const run = runs[spec.id];
@@ -38,7 +48,7 @@ export function buildRegistry(runs: Readonly<Record<string, OperationRun>>): Ope
     summary,
     effect,
   }));
-  const specs = new Map(CATALOG.map((spec) => [spec.id, spec]));
+  const specs = new Map(catalogFor(choices).operations.map((spec) => [spec.id, spec]));
 
   return {
     list: () => descriptors,
@@ -54,7 +64,8 @@ export function buildRegistry(runs: Readonly<Record<string, OperationRun>>): Ope
           ),
         );
       }
-      const issue = checkInput(id, input);
+      const served = catalogFor(ctx.engine.options.choices);
+      const issue = served.checkInput(id, input);
       if (issue !== undefined) return fail(invalidInput(issue.field, `${id}: ${issue.message}`));
       const scope = SCOPE_OF_EFFECT[spec.effect];
       if (!ctx.identity.scopes.includes(scope)) {
@@ -75,7 +86,7 @@ export function buildRegistry(runs: Readonly<Record<string, OperationRun>>): Ope
         return fail(internal(id));
       }
       if (outcome.ok && engine.options.selfCheck) {
-        const violation = checkOutput(id, outcome.value);
+        const violation = served.checkOutput(id, outcome.value);
         if (violation !== undefined) {
           engine.selfCheckFailures.push({
             operationId: id,

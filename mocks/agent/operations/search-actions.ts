@@ -2,11 +2,13 @@
  * `query.search.actions`: one page of the organization's actions of a createdAt window, newest first
  * (ties: actionId ascending, the REST list's order), filtered, with a keyset cursor (./cursor.ts).
  * Items are the REST action summary records (spec 2.1) built by the same view the REST list uses, so
- * ids are byte for byte what REST shows.
+ * ids are byte for byte what REST shows, with the status names and duration format the deployment's
+ * choices give REST (`../choices.ts`).
  */
 import type { OrgData } from '../../engine/data/state.ts';
 import { actionIdOfRow, orgData } from '../../engine/data/state.ts';
 import { actionSummary } from '../../engine/data/view.ts';
+import { actionItemOut } from '../choices.ts';
 import { type AgentContext, fail, type Outcome, succeed } from '../types.ts';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor.ts';
 import { type DateRangeInput, resolveDateRange } from './date-range.ts';
@@ -113,9 +115,10 @@ export function searchActions(
     window = resolved.window;
   }
   const org = orgData(ctx.engine.state.data, organizationId);
-  const predicate = compileGroup(org, input.filter);
+  const choices = ctx.engine.options.choices;
+  const predicate = compileGroup(org, input.filter, choices);
   const { rows, more } = pageRows(org, window, predicate, limit, position);
-  const items = rows.map((row) => actionSummary(org, row, false));
+  const items = rows.map((row) => actionItemOut(choices, actionSummary(org, row, false)));
   const last = rows[rows.length - 1];
   const nextCursor =
     more && last !== undefined

@@ -4,6 +4,7 @@
  * (`replies/`). Each part is listed here once its module exists; the server registers whatever this
  * returns, and contract/agent/tools.json decides who sees it.
  */
+import { catalogKey } from '../operations/catalog.ts';
 import { createOperationRegistry } from '../operations/index.ts';
 import { replyPages, replyTools } from '../replies/index.ts';
 import { createExecuteTool } from '../sandbox/index.ts';
@@ -26,18 +27,25 @@ export interface AgentPartsOptions {
 
 /**
  * `execute`, its worker pool started at the first call: a mock whose agents never run a script (most
- * REST tests, every REST-only user) starts no worker thread.
+ * REST tests, every REST-only user) starts no worker thread. The pool's `spec()` serves the catalog
+ * of the calling engine's choices (`catalogKey`): one pool per catalog variant, in practice one.
  */
 function lazyExecuteTool(options: SandboxOptions): AgentTool & { close(): Promise<void> } {
-  let tool: ReturnType<typeof createExecuteTool> | undefined;
+  const tools = new Map<string, ReturnType<typeof createExecuteTool>>();
   return {
     name: 'execute',
     handle(ctx, args) {
-      tool ??= createExecuteTool(createOperationRegistry(), options);
+      const choices = ctx.engine.options.choices;
+      const key = catalogKey(choices);
+      let tool = tools.get(key);
+      if (tool === undefined) {
+        tool = createExecuteTool(createOperationRegistry({ choices }), options);
+        tools.set(key, tool);
+      }
       return tool.handle(ctx, args);
     },
     close: async () => {
-      await tool?.close();
+      await Promise.all([...tools.values()].map((tool) => tool.close()));
     },
   };
 }

@@ -7,6 +7,9 @@
  * await readFile.handle(ctx, { name: 'export-actions-window', path: 'scripts/export-page.js' });
  */
 import { type AgentKeyProfile, agentContract } from '../../../src/contract/agent.ts';
+import type { Choices } from '../../engine/choices/points.ts';
+import { skillScriptOut } from '../choices.ts';
+import { STATUSES } from '../operations/vocabulary.ts';
 import type { AgentContext, AgentTool, Outcome } from '../types.ts';
 import { fail, succeed } from '../types.ts';
 import { loadSkills, type Skill, type SkillFile } from './library.ts';
@@ -66,7 +69,11 @@ export function createSkillLibrary(options: SkillToolsOptions = {}) {
       const found = find(name);
       return found.ok ? succeed({ ...summaryOf(found.value), text: found.value.text }) : found;
     },
-    readFile(name: unknown, path: unknown) {
+    /**
+     * A listed file; a script in the status names of the deployment's choices when `choices` is given
+     * (read only for scripts: notes say nothing a choice changes).
+     */
+    readFile(name: unknown, path: unknown, choices?: () => Choices) {
       const found = find(name);
       if (!found.ok) return found;
       const skill = found.value;
@@ -81,7 +88,11 @@ export function createSkillLibrary(options: SkillToolsOptions = {}) {
           `path ${JSON.stringify(path.slice(0, 200))} is not a file that skill ${skill.name} lists (it lists: ${skill.files.map((f) => f.path).join(', ')})`,
         );
       }
-      return succeed({ name: skill.name, ...listing(file), mediaType: file.mediaType, text: file.text });
+      const text =
+        choices === undefined || file.kind !== 'script'
+          ? file.text
+          : skillScriptOut(choices(), STATUSES, file.text);
+      return succeed({ name: skill.name, ...listing(file), mediaType: file.mediaType, text });
     },
   };
 }
@@ -106,6 +117,10 @@ export function createSkillTools(options: SkillToolsOptions = {}): AgentTool[] {
         }),
     },
     tool('read_skill', (args) => library.read(args['name'])),
-    tool('read_skill_file', (args) => library.readFile(args['name'], args['path'])),
+    {
+      name: 'read_skill_file',
+      handle: (ctx: AgentContext, args) =>
+        library.readFile(args['name'], args['path'], () => ctx.engine.options.choices),
+    },
   ];
 }

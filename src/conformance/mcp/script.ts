@@ -29,21 +29,39 @@ export type ScriptOutcome =
   | { readonly kind: 'failed'; readonly answer: ToolAnswer; readonly text: string };
 
 /**
- * The script sent for a law body. The body is an async function body: it may `await call(...)`
- * and `return` a JSON value.
+ * Which pieces of a result a run prints (see `runScript`): from piece `from` up, before piece `to`
+ * (null: to the last), and whether the script may also return them as its value.
  */
-export function wrapScript(body: string, from: number | null = null): string {
+export interface PieceRequest {
+  readonly from: number;
+  readonly to: number | null;
+  readonly returned: boolean;
+}
+
+/**
+ * The script sent for a law body. The body is an async function body: it may `await call(...)`
+ * and `return` a JSON value. With `pieces`, the result is printed in pieces instead (see `runScript`).
+ */
+export function wrapScript(body: string, pieces: PieceRequest | null = null): string {
   const print =
-    from === null
+    pieces === null
       ? `console.log(${JSON.stringify(OPEN)} + JSON.stringify(__ccaOut) + ${JSON.stringify(CLOSE)});`
-      : // Pieces of CHUNK characters from piece `from` on, one console line each, as many as the
-        // deployment's console budget keeps; the reader asks again from the first one missing.
-        `{ const t = JSON.stringify(__ccaOut); const n = Math.ceil(t.length / ${CHUNK}); for (let i = ${from}; i < n && i < ${from} + ${CHUNKS_PER_RUN}; i++) console.log(${JSON.stringify(CHUNK_OPEN)} + i + '/' + n + ':' + t.slice(i * ${CHUNK}, (i + 1) * ${CHUNK}) + ${JSON.stringify(CLOSE)}); }`;
+      : // Pieces of CHUNK characters, one console line each, as many as the deployment's console budget
+        // keeps: the console gets them from the top down, the return value (when the deployment takes
+        // one) from the bottom up, so the two budgets add up; the reader asks again for what is missing.
+        [
+          `{ const t = JSON.stringify(__ccaOut); const n = Math.ceil(t.length / ${CHUNK});`,
+          `  const piece = (i) => ${JSON.stringify(CHUNK_OPEN)} + i + '/' + n + ':' + t.slice(i * ${CHUNK}, (i + 1) * ${CHUNK}) + ${JSON.stringify(CLOSE)};`,
+          `  const from = ${pieces.from}; const to = Math.min(n, ${pieces.to ?? 'n'});`,
+          `  for (let i = to - 1; i >= from && i >= to - ${CHUNKS_PER_RUN}; i--) console.log(piece(i));`,
+          `  for (let i = from; i < to && i < from + ${CHUNKS_PER_RUN}; i++) __ccaPieces.push(piece(i)); }`,
+        ].join('\n');
   return [
     'const __ccaBody = async () => {',
     body,
     '};',
     'let __ccaOut;',
+    'const __ccaPieces = [];',
     'try {',
     '  __ccaOut = { ok: true, value: await __ccaBody() };',
     '} catch (e) {',
@@ -52,6 +70,7 @@ export function wrapScript(body: string, from: number | null = null): string {
     "    code: e && typeof e.code === 'string' ? e.code : null, kind: e && typeof e.kind === 'string' ? e.kind : null };",
     '}',
     print,
+    ...(pieces?.returned === true ? ['return __ccaPieces;'] : []),
   ].join('\n');
 }
 
@@ -177,42 +196,88 @@ export async function scriptArgument(session: McpSession): Promise<string> {
 }
 
 /**
+ * What a session learned about how its deployment answers large results: that it cuts a long
+ * console line (so later bodies are read in pieces from the start), and whether a script may
+ * `return` its pieces (a deployment that runs the script as a module refuses a top-level `return`).
+ */
+interface PieceManners {
+  cuts: boolean;
+  returns: boolean | undefined;
+}
+
+const manners = new WeakMap<McpSession, PieceManners>();
+
+/**
  * Runs a law body through `execute`. A deployment that sizes its answers for a model may cut a large
  * result's console line: the body is then run again to print its result in pieces, as many runs as
- * the deployment's console budget needs (only reads have such results; a law that writes returns
- * little).
+ * the deployment's console and result budgets need (only reads have such results; a law that writes
+ * returns little). Once a session has seen a cut, its later bodies are read in pieces from the first
+ * run (a result that fits comes whole in that run, so nothing runs twice that did not before).
  */
 export async function runScript(session: McpSession, body: string): Promise<ScriptOutcome> {
   const arg = await scriptArgument(session);
-  const first = scriptOutcome(await session.callTool('execute', { [arg]: wrapScript(body) }));
-  if (first.kind !== 'failed' || first.answer.kind !== 'result' || first.answer.isError === true)
-    return first;
-  // Only a result line that began and was cut is read again in pieces (never a script that failed).
-  if (!JSON.stringify([first.answer.structuredContent ?? null, first.answer.content]).includes(OPEN))
-    return first;
+  const known = manners.get(session) ?? { cuts: false, returns: undefined };
+  manners.set(session, known);
+  let first: ScriptOutcome | undefined;
+  if (!known.cuts) {
+    first = scriptOutcome(await session.callTool('execute', { [arg]: wrapScript(body) }));
+    if (first.kind !== 'failed' || first.answer.kind !== 'result' || first.answer.isError === true)
+      return first;
+    // Only a result line that began and was cut is read again in pieces (never a script that failed).
+    if (!JSON.stringify([first.answer.structuredContent ?? null, first.answer.content]).includes(OPEN))
+      return first;
+    known.cuts = true;
+  }
   const pieces = new Map<number, string>();
   const count = { n: 0 };
+  let answered: ToolAnswer | undefined;
   for (let round = 0; round < 100; round++) {
     let from = 0;
     while (pieces.has(from)) from++;
     if (count.n > 0 && from >= count.n) break;
-    const answer = await session.callTool('execute', { [arg]: wrapScript(body, from) });
+    let to = count.n > 0 ? count.n : null;
+    while (to !== null && to > from && pieces.has(to - 1)) to--;
+    const returned = known.returns !== false;
+    const answer = await session.callTool('execute', { [arg]: wrapScript(body, { from, to, returned }) });
+    answered ??= answer;
     const before = pieces.size;
     if (answer.kind === 'result') {
       piecesOf(answer.structuredContent, pieces, count);
       piecesOf(textParts(answer), pieces, count);
     }
-    if (pieces.size === before) return first;
+    if (pieces.size > before) {
+      if (returned) known.returns = true;
+      continue;
+    }
+    // Nothing came back. A deployment that refuses a top-level `return` (it says so): try again
+    // without it, once for the session.
+    if (returned && known.returns === undefined && /return/i.test(answerText(answer))) {
+      known.returns = false;
+      continue;
+    }
+    return first ?? scriptOutcome(answer);
   }
-  if (count.n === 0) return first;
+  // Every piece read: the result, as one marked line would have carried it. Else (the rounds ran
+  // out) what the first run showed, or the last run as a failure.
+  if (answered === undefined || count.n === 0 || pieces.size < count.n)
+    return first ?? scriptOutcome(answered ?? { kind: 'rpc-error', code: undefined, message: 'no answer' });
   let text = '';
   for (let i = 0; i < count.n; i++) text += pieces.get(i) ?? '';
+  const shown = first?.answer ?? answered;
   const read = scriptOutcome({
-    ...first.answer,
+    kind: 'result',
+    isError: false,
     structuredContent: { text: `${OPEN}${text}${CLOSE}` },
     content: [],
   });
-  return read.kind === 'failed' ? first : { ...read, answer: first.answer };
+  return read.kind === 'failed' ? (first ?? read) : { ...read, answer: shown };
+}
+
+/** An answer as text, to look for what the deployment said. */
+function answerText(answer: ToolAnswer): string {
+  return answer.kind === 'result'
+    ? JSON.stringify([answer.structuredContent ?? null, answer.content])
+    : answer.message;
 }
 
 /** A JSON literal for a script (inputs are embedded as JSON, never spliced as code). */

@@ -2,7 +2,7 @@
 // `moduleResolution: node16` and `bundler`. Each `@ts-expect-error` is a wrong call the public types
 // must reject: if a type decays to `any` (or an entry has no types), the directive itself fails.
 import { getRule, type Rule } from 'cca-kit';
-import { ApiClient, ConformanceClient } from 'cca-kit/client';
+import { ApiClient, type BodyOf, ConformanceClient } from 'cca-kit/client';
 import { type ConformanceReport, runConformance } from 'cca-kit/conformance';
 import { type components, type OperationId, validateResponse } from 'cca-kit/contract';
 import { type MockServer, startMockServer } from 'cca-kit/mock';
@@ -31,6 +31,12 @@ export async function consume(): Promise<void> {
   // @ts-expect-error getAction needs its path parameter
   await api.call('getAction', { auth: 'read' });
 
+  // Spec 2.7: a submission's `language` is optional (default en), so a body without it type-checks...
+  type Submission = components['schemas']['ModerationSubmission'];
+  const withoutLanguage: BodyOf<'submitModerationCase'> = {} as Omit<Submission, 'language'>;
+  // @ts-expect-error ...while `title` is required: the check above is not vacuous
+  const withoutTitle: BodyOf<'submitModerationCase'> = {} as Omit<Submission, 'title'>;
+
   const operation: OperationId = 'getAction';
   // @ts-expect-error not an operationId
   const wrong: OperationId = 'getActions';
@@ -52,5 +58,5 @@ export async function consume(): Promise<void> {
 
   await client.close();
   await mock.close();
-  void [statementLength, port, wrong, verdict];
+  void [statementLength, port, wrong, verdict, withoutLanguage, withoutTitle];
 }
