@@ -125,8 +125,12 @@ describe('the confirmation page', () => {
     const csrf = csrfOf(await (await fetch(link)).text());
     expect(csrf).toMatch(/^\d+\.[A-Za-z0-9_-]{43}$/);
     const approved = await postForm(link, { csrf, decision: 'approve' });
-    expect(approved.status).toBe(200);
-    expect(await approved.text()).toContain('data-state="queued"');
+    // Post/Redirect/Get: back to the link, so a reload reads the page instead of posting again.
+    expect(approved.status).toBe(303);
+    expect(approved.headers.get('location')).toBe(new URL(link).pathname);
+    const shown = await (await fetch(link)).text();
+    expect(shown).toContain('data-state="queued"');
+    expect(shown).toContain('<h1>Reply approved</h1>');
     expect(await stateOf(4)).toBe('queued');
     const replay = await postForm(link, { csrf, decision: 'approve' });
     expect(replay.status).toBe(409);
@@ -145,9 +149,10 @@ describe('the confirmation page', () => {
     await setUp();
     const link = await linkFor(5);
     const csrf = csrfOf(await (await fetch(link)).text());
-    expect((await postForm(link, { csrf, decision: 'reject' })).status).toBe(200);
+    expect((await postForm(link, { csrf, decision: 'reject' })).status).toBe(303);
     h.engine.clock.advance(10_000);
     expect(await stateOf(5)).toBe('rejected');
+    expect(await (await fetch(link)).text()).toContain('<h1>Reply rejected</h1>');
   });
 
   it('a tampered or unknown token is refused with 404 and a clear page, GET and POST alike', async () => {
@@ -191,7 +196,7 @@ describe('the confirmation page', () => {
     expect(await stateOf(7)).toBe('awaiting_approval');
     expect(await stateOf(8)).toBe('awaiting_approval');
     // The genuine form still works afterwards.
-    expect((await postForm(linkA, { csrf: csrfA, decision: 'approve' })).status).toBe(200);
+    expect((await postForm(linkA, { csrf: csrfA, decision: 'approve' })).status).toBe(303);
   });
 
   it('bad decisions, content types, sizes and methods get clear 4xx pages, never a decision', async () => {

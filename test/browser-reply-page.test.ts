@@ -66,6 +66,12 @@ describe('the reply confirmation page in headless Chromium', () => {
         fullPage: true,
       });
       expect((await open())['state']).toBe('queued');
+      // Reloading after the decision reads the page again (Post/Redirect/Get): no second post, no 409.
+      const reloaded = await tab.reload();
+      expect(reloaded?.status()).toBe(200);
+      expect(reloaded?.request().method()).toBe('GET');
+      expect(await tab.textContent('h1')).toBe('Reply approved');
+      expect(await tab.getAttribute('#status', 'data-state')).toBe('queued');
 
       // A replayed POST of the same form (same CSRF token) is refused.
       const replay = await tab.request.post(link, {

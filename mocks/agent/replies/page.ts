@@ -6,6 +6,8 @@
  *   Reject. A GET never decides anything (link previewers and prefetchers must not send replies).
  * - `POST` (the page's form, `application/x-www-form-urlencoded`: `csrf`, `decision`) approves or rejects.
  *   The CSRF token is bound to the request, its link and the page view; a cross-site post is refused.
+ *   A decision taken answers 303 back to the link (Post/Redirect/Get), so reloading the page after
+ *   deciding shows the request as it stands instead of sending the form again.
  *
  * Refusals are pages too: an unknown or tampered token 404, a bad CSRF token or a cross-site post 403,
  * a decision on a request that is no longer awaiting approval (a replayed post) 409, a bad decision
@@ -13,7 +15,7 @@
  */
 import { constantTimeEqual } from '../../engine/auth/constant-time.ts';
 import type { Engine } from '../../engine/engine.ts';
-import type { ReplyRequest } from '../../engine/replies/index.ts';
+import type { ReplyRequest, ReplyState } from '../../engine/replies/index.ts';
 import {
   csrfToken,
   csrfValid,
@@ -93,13 +95,22 @@ function crossSite(request: Request, url: URL): boolean {
   return origin !== url.origin && (host === null || origin !== `${url.protocol}//${host}`);
 }
 
+/** What the page says of a request decided already, by its state (the status line below tells the rest). */
+const HEADING_OF: Partial<Record<ReplyState, string>> = {
+  rejected: 'Reply rejected',
+  queued: 'Reply approved',
+  delivering: 'Reply approved',
+  delivered: 'Reply approved',
+};
+
 async function show(
   engine: Engine,
   request: ReplyRequest,
   token: string,
   headOnly: boolean,
 ): Promise<Response> {
-  if (request.state !== 'awaiting_approval') return page(200, statusPage(request, 'Reply request'), headOnly);
+  if (request.state !== 'awaiting_approval')
+    return page(200, statusPage(request, HEADING_OF[request.state] ?? 'Reply request'), headOnly);
   const replies = engine.state.replies;
   const view = ++replies.pageViews;
   const csrf = await csrfToken(replies.signer, view, request.organizationId, request.requestId, token);
@@ -152,7 +163,8 @@ async function post(engine: Engine, http: Request, url: URL, request: ReplyReque
   if (!decided.decided) {
     return page(409, statusPage(decided.request ?? request, 'This reply was decided already'));
   }
-  return page(200, statusPage(request, decision === 'approve' ? 'Reply approved' : 'Reply rejected'));
+  const heading = decision === 'approve' ? 'Reply approved' : 'Reply rejected';
+  return page(303, statusPage(request, heading), false, { location: `${REPLY_PAGE_PREFIX}${token}` });
 }
 
 /**
