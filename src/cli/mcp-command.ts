@@ -8,9 +8,11 @@ import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createAgentServer } from '../../mocks/agent/server/agent-server.ts';
 import { authenticateKey } from '../../mocks/agent/server/identity.ts';
+import { CHOICE_NAMES, choiceValues, describeChoices } from '../../mocks/engine/choices/index.ts';
 import { createEngine } from '../../mocks/engine/engine.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { agentContract } from '../contract/agent.ts';
+import { choiceFlag } from './choice-flag.ts';
 import { readDataFiles } from './data-files.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, integerFlag, sandboxOptionsFromFlags } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
@@ -29,6 +31,10 @@ Options:
   --actions <n>          number of seeded actions (default 2000)
   --clock <real|frozen>  real time (default) or a frozen clock
   --data <file>          load a data file (docs/data-format.md); repeatable, as for cca-kit mock
+  --choice <point=value> where the spec leaves a choice, as for cca-kit mock; repeatable. The agent
+                         interface follows the points that concern what it shows (README "Where the
+                         spec is silent", last column). Points, default first:
+${CHOICE_NAMES.map((n) => `                           ${n}: ${choiceValues(n).join(' | ')}`).join('\n')}
   --http-port <n|off>    loopback HTTP port of the same engine (default 0: any free port) serving the
                          reply confirmation page review_reply links to, the REST API and /__mock/
                          (admin); off: none, and review_reply has no link
@@ -65,6 +71,7 @@ export const mcpCommand: Command = {
         actions: { type: 'string' },
         clock: { type: 'string' },
         data: { type: 'string', multiple: true },
+        choice: { type: 'string', multiple: true },
         'http-port': { type: 'string' },
         'list-keys': { type: 'boolean' },
         'list-tools': { type: 'boolean' },
@@ -96,6 +103,7 @@ export const mcpCommand: Command = {
     const data = await readDataFiles(dataPaths);
     // As cca-kit mock: with data files, the generated set is there only when asked for.
     const generated = dataPaths.length === 0 || values.seed !== undefined || values.actions !== undefined;
+    const choices = choiceFlag(values.choice);
     const engine = createEngine({
       ...(generated
         ? {
@@ -104,6 +112,7 @@ export const mcpCommand: Command = {
           }
         : {}),
       ...(data.length === 0 ? {} : { data }),
+      ...(choices === undefined ? {} : { choices }),
       clock,
     });
     const httpPort = values['http-port'] ?? '0';
@@ -159,7 +168,9 @@ export const mcpCommand: Command = {
           .forIdentity(checked.identity)
           .map((t) => t.declaration.name)
           .join(', ') || '(none)'
-      }\n`,
+      }${describeChoices(engine.options.choices)
+        .map((c) => `, choice ${c}`)
+        .join('')}\n`,
     );
     await untilDone(io.signal);
     await handle.close();

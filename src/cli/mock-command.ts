@@ -1,16 +1,11 @@
 /** `cca-kit mock`: start the stateful mock server and print where it is and which keys it knows. */
 import { parseArgs } from 'node:util';
 import { CHAOS_FLAGS, CHAOS_USAGE, sdkInterceptorsFromFlags } from '../../mocks/engine/chaos/flags.ts';
-import {
-  CHOICE_NAMES,
-  type Choices,
-  choiceValues,
-  describeChoices,
-  parseChoiceAssignments,
-} from '../../mocks/engine/choices/index.ts';
+import { CHOICE_NAMES, choiceValues, describeChoices } from '../../mocks/engine/choices/index.ts';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
+import { choiceFlag } from './choice-flag.ts';
 import { readDataFiles } from './data-files.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
@@ -57,15 +52,6 @@ function integerFlag(
     throw new UsageError(`--${name} must be an integer between 0 and ${max} (got ${JSON.stringify(value)})`);
   }
   return Number.parseInt(value, 10);
-}
-
-function choiceFlag(values: readonly string[] | undefined): Choices | undefined {
-  if (values === undefined) return undefined;
-  try {
-    return parseChoiceAssignments(values);
-  } catch (error) {
-    throw new UsageError(`--choice: ${(error as Error).message}`);
-  }
 }
 
 function latencyFlag(value: string | undefined): LatencyOption | undefined {

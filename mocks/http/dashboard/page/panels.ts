@@ -335,21 +335,48 @@ function setUpIngestion(): void {
 
 // ---- replies
 
+/** Code points of a reply's text the panel shows; the confirmation page shows it whole (up to 4000). */
+const REPLY_TEXT_SHOWN = 280;
+
+/** The reply's text, as text; a long one is cut (whole in the title) so that it keeps the list readable. */
+function replyText(text: string): HTMLElement {
+  const points = Array.from(text);
+  const cut = points.length > REPLY_TEXT_SHOWN;
+  return el(
+    'span',
+    { class: 'reply-text', title: cut ? text : undefined },
+    cut ? `${points.slice(0, REPLY_TEXT_SHOWN).join('')}…` : text,
+  );
+}
+
 export async function refreshReplies(): Promise<void> {
   const { replies } = await call<{ replies: AdminReplyView[] }>('GET', 'replies');
   if (!changed('replies', replies)) return;
   byId('replies-empty').hidden = replies.length > 0;
   replaceChildren(
     byId('replies-rows'),
-    [...replies].reverse().map((r) => {
+    [...replies].reverse().flatMap((r) => {
       const path = r.approvalPath === null ? null : safePath(r.approvalPath);
-      return el(
+      // Four narrow columns and the text on a row of its own: at 1280x800 the side panel is ~440 px
+      // wide, and the link (what a person comes here for) must show without scrolling sideways.
+      const line = el(
         'tr',
-        {},
-        el('td', {}, el('code', {}, r.requestId)),
-        el('td', {}, r.organizationId),
-        el('td', {}, r.actionId),
-        el('td', { class: `state state-${r.state}` }, r.state),
+        { 'data-request': r.requestId, class: 'reply-row' },
+        el(
+          'td',
+          { class: 'ids' },
+          el('code', {}, r.requestId),
+          el('br'),
+          el('span', { class: 'muted' }, r.organizationId),
+        ),
+        el('td', { class: 'ids' }, r.actionId),
+        el(
+          'td',
+          {},
+          el('span', { class: `state state-${r.state}` }, r.state),
+          r.terminal ? null : el('br'),
+          r.terminal ? null : el('span', { class: 'muted' }, `planned outcome: ${r.plannedOutcome}`),
+        ),
         el(
           'td',
           {},
@@ -366,8 +393,13 @@ export async function refreshReplies(): Promise<void> {
                 r.state === 'awaiting_approval' ? 'Confirmation page' : 'Page',
               ),
         ),
-        el('td', {}, r.plannedOutcome),
       );
+      const text = el(
+        'tr',
+        { 'data-request-text': r.requestId, class: 'reply-text-row' },
+        el('td', { colspan: 4 }, replyText(r.text)),
+      );
+      return [line, text];
     }),
   );
 }
