@@ -1,22 +1,30 @@
 /**
  * Reply requests of the agent interface in data files: every state loads, a delivered one is an AGENT
  * message through REST like a live delivery, a loaded request awaiting approval gets its confirmation
- * link at its first review_reply, queued ones move on with the clock, the export carries them (and not
- * their messages twice), and bad ones are refused by JSON pointer.
+ * link at its first review_reply or admin read (a `reply.review` command in the log, so engines sharing
+ * the log know it and a replay gives it again), queued ones move on with the clock, the export carries
+ * them (and not their messages twice), and bad ones are refused by JSON pointer.
  */
 import { describe, expect, it } from 'vitest';
+import { replyPages } from '../mocks/agent/replies/page.ts';
 import { replyTools } from '../mocks/agent/replies/tools.ts';
 import type { AgentContext, Outcome } from '../mocks/agent/types.ts';
+import { adminRoutesPart } from '../mocks/engine/admin/routes.ts';
 import { MockClock } from '../mocks/engine/clock.ts';
+import type { LoggedCommand } from '../mocks/engine/commands/types.ts';
+import { createEngineWith } from '../mocks/engine/core.ts';
 import { agentSays, scenario, userSays } from '../mocks/engine/data-file/builder.ts';
 import { exportDataFile } from '../mocks/engine/data-file/export.ts';
+import { dataFilesPart } from '../mocks/engine/data-file/part.ts';
 import { NOTHING_EXISTS } from '../mocks/engine/data-file/references.ts';
 import { schemaProblems } from '../mocks/engine/data-file/schema.ts';
 import type { DataFile, DataFileReplyRequest } from '../mocks/engine/data-file/types.ts';
 import { checkDataFile } from '../mocks/engine/data-file/validate.ts';
 import { createEngine, type Engine } from '../mocks/engine/index.ts';
+import { reviewCommand } from '../mocks/engine/replies/links.ts';
 import { REPLY_STATES } from '../mocks/engine/replies/model.ts';
-import { TOKEN_PATTERN } from '../mocks/engine/replies/tokens.ts';
+import { approvalToken, TOKEN_PATTERN } from '../mocks/engine/replies/tokens.ts';
+import type { ApplyEntry } from '../mocks/engine/store/types.ts';
 import { admin, at, get, list } from './data-support.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
@@ -74,6 +82,52 @@ async function tool(engine: Engine, name: string, args: Record<string, unknown>)
   const found = replyTools.find((t) => t.name === name);
   if (found === undefined) throw new Error(`no tool ${name}`);
   return found.handle(contextOf(engine), args);
+}
+
+/**
+ * One command log in memory that engines share as replicas share a Redis Stream: each applies it in
+ * order, a write after everything before it, and `catchUp` applies what the others appended.
+ */
+function sharedLog() {
+  const log: LoggedCommand[] = [];
+  return {
+    log,
+    async join(engine: Engine): Promise<void> {
+      let applied = 0;
+      let apply: ApplyEntry = () => ({ ok: true, value: null });
+      const upTo = (end: number): void => {
+        for (; applied < end; applied++) apply(log[applied] as LoggedCommand);
+      };
+      await engine.useStore((entry) => {
+        apply = entry;
+        upTo(log.length);
+        return {
+          kind: 'memory',
+          synchronous: true,
+          write(command) {
+            log.push(command);
+            upTo(log.length - 1);
+            applied++;
+            return apply(command);
+          },
+          catchUp() {
+            upTo(log.length);
+            return undefined;
+          },
+          health: () => ({
+            store: 'memory',
+            location: null,
+            position: applied,
+            logLength: log.length,
+            lag: log.length - applied,
+            connected: true,
+            lastError: null,
+          }),
+          close: async () => undefined,
+        };
+      });
+    },
+  };
 }
 
 const agentMessages = (detail: unknown): unknown[] =>
@@ -156,6 +210,73 @@ describe('data files: reply requests', () => {
     // review_reply gives the same link afterwards.
     const review = await tool(engine, 'review_reply', { requestId: id('req-l') });
     expect(String(at(review.ok ? {} : review.failure, 'approvalUrl')).endsWith(path)).toBe(true);
+  });
+
+  it("a loaded request's link is a logged reply.review: engines sharing the log know it, the first one issued stays, a replay gives the same links", async () => {
+    const data = file([reply('req-x', 'awaiting_approval'), reply('req-y', 'awaiting_approval')]);
+    const shared = sharedLog();
+    const [a, b] = [engineOf(data), engineOf(data)] as const;
+    await shared.join(a);
+    await shared.join(b);
+
+    // An admin read on A issues the link of the request it shows, one command; B has it without a read.
+    const viewed = await admin(a, 'GET', `/__mock/replies/${ORG}/${id('req-x')}`);
+    const path = String(at(viewed.body, 'reply', 'approvalPath'));
+    expect(path).toMatch(/^\/agent\/replies\/[A-Za-z0-9_-]{43}$/);
+    expect(shared.log.map((e) => e.command.type)).toEqual(['reply.review']);
+    b.catchUp();
+    const page = await replyPages(new Request(`http://replica-b.test${path}`), b);
+    expect(page?.status).toBe(200);
+    const review = await tool(b, 'review_reply', { requestId: id('req-x') });
+    expect(String(at(review.ok ? {} : review.failure, 'approvalUrl')).endsWith(path)).toBe(true);
+    // A link issued is never issued again: reads and reviews on either engine add nothing to the log.
+    await admin(b, 'GET', '/__mock/replies');
+    expect(shared.log).toHaveLength(2); // req-y's link, issued by that list
+    await admin(a, 'GET', '/__mock/replies');
+    await tool(a, 'review_reply', { requestId: id('req-y') });
+    expect(shared.log).toHaveLength(2);
+
+    // Two engines signing a link for one request at once (different serials): the first in the log stays.
+    const fresh = engineOf(data);
+    await sharedLog().join(fresh);
+    const request = fresh.state.replies.byOrganization.get(ORG)?.get(id('req-x'));
+    if (request === undefined) throw new Error('req-x not loaded');
+    const first = await reviewCommand(fresh.state.replies, request);
+    const serial = first.serial + 1;
+    const second = {
+      ...first,
+      serial,
+      token: await approvalToken(fresh.state.replies.signer, serial, ORG, id('req-x')),
+    };
+    expect(second.token).not.toBe(first.token);
+    expect(await fresh.execute(first)).toBe(request);
+    expect(await fresh.execute(second)).toBe(request);
+    expect(request.approvalToken).toBe(first.token);
+    expect(fresh.state.replies.byToken.has(second.token)).toBe(false);
+    expect(request.state).toBe('awaiting_approval');
+    expect(request.history.map((h) => h.to)).toEqual(['draft', 'awaiting_approval']);
+
+    // The same log replayed by a new engine gives the same links.
+    const replayed = engineOf(data);
+    await shared.join(replayed);
+    const links = async (engine: Engine) =>
+      list((await admin(engine, 'GET', `/__mock/replies?organizationId=${ORG}`)).body, 'replies').map((r) =>
+        at(r, 'approvalPath'),
+      );
+    expect(await links(replayed)).toEqual(await links(a));
+    expect([...replayed.state.replies.byToken.keys()]).toEqual([...a.state.replies.byToken.keys()]);
+    expect(shared.log).toHaveLength(2);
+  });
+
+  it("an engine without the agent's writes (a page's MSW engine) lists a loaded request awaiting approval, with no page path", async () => {
+    const page = createEngineWith(
+      { adminRoutes: adminRoutesPart, dataFiles: dataFilesPart },
+      { data: file([reply('req-p', 'awaiting_approval')]), clock: new MockClock({ start: START }) },
+    );
+    const listed = await admin(page, 'GET', '/__mock/replies');
+    expect(listed.status).toBe(200);
+    expect(list(listed.body, 'replies')[0]).toMatchObject({ state: 'awaiting_approval', approvalPath: null });
+    expect((await admin(page, 'GET', `/__mock/replies/${ORG}/${id('req-p')}`)).status).toBe(200);
   });
 
   it('a queued request moves on with the clock from its updatedAt: delivered at the first read', async () => {

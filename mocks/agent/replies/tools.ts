@@ -1,12 +1,12 @@
 import { settleIngestion } from '../../engine/ingestion/index.ts';
 import {
-  approvalToken,
   approvalUrlOf,
-  issueApprovalLink,
+  lacksLink,
   MAX_REQUESTS_PER_ORGANIZATION,
   type RepliesState,
   type ReplyRequest,
   type ReplyView,
+  reviewCommand,
   settleReplies,
   unknownDeliveryFailure,
   viewOf,
@@ -104,23 +104,14 @@ async function review(ctx: AgentContext, args: Record<string, unknown>): Promise
   const replies = settled(ctx);
   const found = existing(ctx, replies, requestId.value);
   if (!found.ok) return found;
-  const request = found.value;
+  let request = found.value;
   if (request.state === 'unknown') return fail(unknownDeliveryFailure(request.requestId));
-  if (request.state === 'draft') {
-    // The token is signed before the move (the `reply.review` command carries it), so a failure of
-    // Web Crypto leaves the draft as it was; a draft reviewed twice at once keeps the first link.
-    const serial = replies.tokensIssued + 1;
-    const token = await approvalToken(replies.signer, serial, request.organizationId, request.requestId);
-    await ctx.engine.execute({
-      type: 'reply.review',
-      organizationId: request.organizationId,
-      requestId: request.requestId,
-      serial,
-      token,
-    });
+  // A draft, or a data file's request awaiting approval without a link yet: the link is the token of a
+  // `reply.review` command, signed before it (a failure of Web Crypto leaves the request as it was).
+  // The first one in the log is the link on every replica; a second review keeps it.
+  if (request.state === 'draft' || lacksLink(request)) {
+    request = (await ctx.engine.execute(await reviewCommand(replies, request))) ?? request;
   }
-  // Loaded from a data file awaiting approval: its link is issued now.
-  await issueApprovalLink(replies, request);
   if (request.state !== 'awaiting_approval' || request.approvalToken === null) {
     return fail(
       conflict(

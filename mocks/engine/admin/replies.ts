@@ -21,6 +21,8 @@ import {
   listReplies,
   ReplyAdminError,
 } from '../replies/index.ts';
+import { isStoreUnavailable } from '../store/types.ts';
+import { isAdminError } from './errors.ts';
 import { type AdminContext, type AdminResult, type AdminRoute, ok } from './route.ts';
 
 type ReplyOperation = (engine: Pick<Engine, 'state' | 'clock'>, org: string, requestId: string) => unknown;
@@ -56,6 +58,23 @@ async function commandOn(
   }
 }
 
+/**
+ * Issues the missing links of the data file's requests the read shows, through the log (`reply.review`
+ * commands), so the page path it answers is the one every replica knows. A read still answers when that
+ * write cannot be made (the shared store is unreachable, or the engine lacks the agent's writes, as a
+ * page's MSW engine does): those requests show no page path yet, and the next read tries again.
+ */
+async function issueLinksFor(
+  ctx: AdminContext,
+  only: { readonly organizationId?: string; readonly requestId?: string },
+): Promise<void> {
+  try {
+    await issueMissingApprovalLinks(ctx.state.replies, (command) => ctx.execute(command), only);
+  } catch (cause) {
+    if (!isStoreUnavailable(cause) && !isAdminError(cause)) throw cause;
+  }
+}
+
 const ONE = '/__mock/replies/{organizationId}/{requestId}';
 
 export const repliesAdminRoutes: readonly AdminRoute[] = [
@@ -65,8 +84,9 @@ export const repliesAdminRoutes: readonly AdminRoute[] = [
     summary:
       'Agent reply requests (optionally ?organizationId=) with state, history, page path and planned outcome',
     handle: async (ctx) => {
-      await issueMissingApprovalLinks(ctx.state.replies);
-      return ok({ replies: listReplies(ctx, ctx.query.get('organizationId') ?? undefined) });
+      const organizationId = ctx.query.get('organizationId') ?? undefined;
+      await issueLinksFor(ctx, organizationId === undefined ? {} : { organizationId });
+      return ok({ replies: listReplies(ctx, organizationId) });
     },
   },
   {
@@ -74,7 +94,10 @@ export const repliesAdminRoutes: readonly AdminRoute[] = [
     path: ONE,
     summary: 'One agent reply request',
     handle: async (ctx) => {
-      await issueMissingApprovalLinks(ctx.state.replies);
+      await issueLinksFor(ctx, {
+        organizationId: ctx.params['organizationId'] ?? '',
+        requestId: ctx.params['requestId'] ?? '',
+      });
       return onRequest(ctx, (engine, org, id) => adminView(findReply(engine, org, id)));
     },
   },

@@ -1,7 +1,9 @@
 /**
  * The reply commands (spec 4.18): prepare, review (the link is signed before the command, since Web
- * Crypto is asynchronous and applying is not), a person's decision on the confirmation page, and the
- * test tooling's approve/reject/advance/outcome. The agent's tools and page answer from the outcomes.
+ * Crypto is asynchronous and applying is not; the same command issues the missing link of a data file's
+ * request awaiting approval, see `../replies/links.ts`), a person's decision on the confirmation page,
+ * and the test tooling's approve/reject/advance/outcome. The agent's tools and page answer from the
+ * outcomes.
  */
 import { getActionRecord } from '../data/index.ts';
 import { settleIngestion } from '../ingestion/index.ts';
@@ -11,10 +13,12 @@ import {
   decide,
   draftReplyRequest,
   forceReplyOutcome,
+  lacksLink,
   MAX_REQUESTS_PER_ORGANIZATION,
   moveTo,
   type PreparedInput,
   type ReplyRequest,
+  type ReviewCommand,
   rejectReply,
   requestsOf,
   settleReplies,
@@ -31,14 +35,7 @@ export type ReplyCommand =
       readonly input: PreparedInput;
       readonly keyName: string;
     }
-  | {
-      readonly type: 'reply.review';
-      readonly organizationId: string;
-      readonly requestId: string;
-      /** The approval token signed for this request and serial before the command was issued. */
-      readonly serial: number;
-      readonly token: string;
-    }
+  | ReviewCommand
   | {
       readonly type: 'reply.decide';
       readonly organizationId: string;
@@ -59,7 +56,7 @@ export type PrepareOutcome =
 
 export interface ReplyOutcomes {
   'reply.prepare': PrepareOutcome;
-  /** The request after the review (null when it does not exist). */
+  /** The request after the review (null when it does not exist); its link is the first one issued. */
   'reply.review': ReplyRequest | null;
   /** Whether the person's decision was taken (false: the request was not awaiting approval). */
   'reply.decide': { readonly decided: boolean; readonly request: ReplyRequest | null };
@@ -98,16 +95,21 @@ export const replyAppliers = {
     requests.set(c.requestId, request);
     return { kind: 'created', request } as const;
   },
-  'reply.review': ({ state, clock }: CommandTarget, c: Extract<ReplyCommand, { type: 'reply.review' }>) => {
+  'reply.review': ({ state, clock }: CommandTarget, c: ReviewCommand) => {
     const now = clock.now();
     settled(state, now);
     const request = requestOf(state, c.organizationId, c.requestId);
-    if (request === null || request.state !== 'draft') return request;
+    if (request === null) return null;
+    // A draft gets its link and moves on; a data file's request awaiting approval gets its link. Any
+    // other request keeps what it has: a link is issued once, by the first of these in the log.
+    const draft = request.state === 'draft';
+    if (!draft && !lacksLink(request)) return request;
     const replies = state.replies;
     replies.tokensIssued = Math.max(replies.tokensIssued, c.serial);
     request.approvalToken = c.token;
     replies.byToken.set(c.token, request);
-    moveTo(request, 'awaiting_approval', now, 'agent');
+    replies.linkless.delete(request);
+    if (draft) moveTo(request, 'awaiting_approval', now, 'agent');
     return request;
   },
   'reply.decide': ({ state, clock }: CommandTarget, c: Extract<ReplyCommand, { type: 'reply.decide' }>) => {

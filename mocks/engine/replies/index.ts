@@ -22,6 +22,13 @@ export {
 } from './admin.ts';
 export { deliveredReplyMessages, exportReplyRequests, loadReplyRequests } from './data-file.ts';
 export {
+  issueMissingApprovalLinks,
+  lacksLink,
+  type ReviewCommand,
+  type ReviewExecutor,
+  reviewCommand,
+} from './links.ts';
+export {
   advanceReply,
   decide,
   forceOutcome,
@@ -48,13 +55,7 @@ export {
   type ReplyState,
   TERMINAL_STATES,
 } from './model.ts';
-export {
-  createRepliesState,
-  issueApprovalLink,
-  issueMissingApprovalLinks,
-  type RepliesState,
-  requestsOf,
-} from './state.ts';
+export { createRepliesState, type RepliesState, requestsOf } from './state.ts';
 export { approvalToken, csrfToken, csrfValid, Signer, TOKEN_PATTERN } from './tokens.ts';
 export {
   approvalUrlOf,

@@ -4,7 +4,7 @@
  * is built by `admin.reset()` with the rest of the state.
  */
 import type { ReplyRequest } from './model.ts';
-import { approvalToken, Signer } from './tokens.ts';
+import { Signer } from './tokens.ts';
 
 export interface RepliesState {
   /** organizationId → requestId → request. */
@@ -13,7 +13,10 @@ export interface RepliesState {
   readonly byToken: Map<string, ReplyRequest>;
   /** Requests the clock still moves on (queued, delivering). */
   readonly inFlight: Set<ReplyRequest>;
-  /** Requests awaiting approval without a link yet (loaded from a data file; see `issueApprovalLink`). */
+  /**
+   * Requests loaded from a data file awaiting approval without a link yet (see `./links.ts`): an index
+   * of where to look; a request leaves it when a `reply.review` command gives it its link.
+   */
   readonly linkless: Set<ReplyRequest>;
   readonly signer: Signer;
   /** Links issued so far: the serial of the next token. */
@@ -53,25 +56,4 @@ export function requestsOf(state: RepliesState, organizationId: string): Map<str
     state.byOrganization.set(organizationId, requests);
   }
   return requests;
-}
-
-/**
- * Issues the confirmation link of a request awaiting approval that has none: one loaded from a data
- * file (loading is synchronous, Web Crypto is not), at its first review_reply or admin read.
- */
-export async function issueApprovalLink(replies: RepliesState, request: ReplyRequest): Promise<void> {
-  replies.linkless.delete(request);
-  if (request.state !== 'awaiting_approval' || request.approvalToken !== null) return;
-  const serial = ++replies.tokensIssued;
-  const token = await approvalToken(replies.signer, serial, request.organizationId, request.requestId);
-  // Another caller may have issued one meanwhile: the first link stays.
-  if (request.approvalToken === null) {
-    request.approvalToken = token;
-    replies.byToken.set(token, request);
-  }
-}
-
-/** Issues every missing link (the admin reads show the page path of each request awaiting approval). */
-export async function issueMissingApprovalLinks(replies: RepliesState): Promise<void> {
-  for (const request of [...replies.linkless]) await issueApprovalLink(replies, request);
 }
