@@ -4,40 +4,18 @@
  */
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { outputOf, ROOT } from './support/processes.ts';
-import { CLI_ARGS, seededKey } from './support/stdio-mcp.ts';
+import { CLI_ARGS, seededKey, stdioTransport } from './support/stdio-mcp.ts';
 
 const ALTERNATE = ['OPEN', 'WAITING', 'ON_HOLD', 'RESOLVED', 'DISMISSED'];
 
 describe('cca-kit mcp --stdio --choice', () => {
   it('the agent interface answers in the chosen status names and duration format', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        ...CLI_ARGS,
-        'mcp',
-        '--stdio',
-        '--seed',
-        '42',
-        '--actions',
-        '200',
-        '--http-port',
-        'off',
-        '--choice',
-        'actionStatuses=alternate',
-        '--choice',
-        'durationFormat=clock',
-      ],
-      cwd: ROOT,
-      env: { ...process.env, CCA_API_KEY: seededKey('read_write') } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
+    const { transport, stderr: stderrOf } = stdioTransport(
+      ['--http-port', 'off', '--choice', 'actionStatuses=alternate', '--choice', 'durationFormat=clock'],
+      200,
+    );
     const client = new Client({ name: 'choices-stdio-test', version: '1.0.0' });
     await client.connect(transport);
     try {
@@ -64,7 +42,7 @@ return { statuses: page.items.map((i) => i.status), durations: page.items.map((i
     } finally {
       await client.close();
     }
-    expect(stderr).toMatch(/choice actionStatuses=alternate, choice durationFormat=clock/);
+    expect(stderrOf()).toMatch(/choice actionStatuses=alternate, choice durationFormat=clock/);
   }, 60_000);
 
   it('a malformed --choice is a usage error naming it (exit 2), before any protocol', async () => {

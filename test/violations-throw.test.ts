@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const config = fileURLToPath(new URL('./fixtures/violation-throw/vitest.config.ts', import.meta.url));
+const config = fileURLToPath(new URL('./package/violation-throw/vitest.config.ts', import.meta.url));
 
 describe("onViolation: 'throw' in a consumer's vitest run", () => {
   it('LIST-NO-PAGE-INPUT: page=2 fails the run with the rule and the request', () => {

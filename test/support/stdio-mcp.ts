@@ -19,11 +19,17 @@ export function seededKey(profile: string): string {
   return key;
 }
 
-/** An SDK transport that starts `cca-kit mcp --stdio --seed 42 --actions 50` with a read-and-write key. */
-export function stdioTransport(): { transport: StdioClientTransport; stderr: () => string } {
+/**
+ * An SDK transport that starts `cca-kit mcp --stdio --seed 42 --actions N` (default 50) with a
+ * read-and-write key, and any further flags.
+ */
+export function stdioTransport(
+  flags: readonly string[] = [],
+  actions = 50,
+): { transport: StdioClientTransport; stderr: () => string } {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...CLI_ARGS, 'mcp', '--stdio', '--seed', '42', '--actions', '50'],
+    args: [...CLI_ARGS, 'mcp', '--stdio', '--seed', '42', '--actions', String(actions), ...flags],
     cwd: ROOT,
     env: { ...process.env, CCA_API_KEY: seededKey('read_write') } as Record<string, string>,
     stderr: 'pipe',
