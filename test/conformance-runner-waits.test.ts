@@ -65,6 +65,30 @@ function lawsRecording(seen: string[]): RunnerDeps {
 }
 
 describe('laws that wait', () => {
+  it("a defect while a waiting law ends is thrown at the end of the run, with the loop's own, never dropped", async () => {
+    const defect = (id: string) => new Error(`progress handler broke at ${id}`);
+    const run = runConformance(
+      {
+        target: { baseUrl: 'http://127.0.0.1:9', keys: {} },
+        seed: 1,
+        onProgress: (event) => {
+          if (event.type === 'law-end' && event.result.lawId !== 'u.quick-1')
+            throw defect(event.result.lawId);
+        },
+      },
+      lawsRecording([]),
+    );
+    const thrown = await run.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(thrown).toBeInstanceOf(AggregateError);
+    expect((thrown as AggregateError).errors.map((e: Error) => e.message)).toEqual([
+      'progress handler broke at u.quick-2',
+      'progress handler broke at u.waits',
+    ]);
+  });
+
   it('run beside the laws after them, and the report keeps the laws in order', async () => {
     const seen: string[] = [];
     const ended: string[] = [];

@@ -312,8 +312,9 @@ export async function runConformance(
   const laws = deps.laws;
   const groupsNotChecked: GroupNotChecked[] = [];
   let stoppedAnswering: string | undefined;
-  /** Laws that wait, running beside the others. */
+  /** Laws that wait, running beside the others; what any of them threw (a defect, never a finding). */
   const waiting: Promise<void>[] = [];
+  const waitingErrors: unknown[] = [];
   opts.onProgress({
     type: 'start',
     total: laws.length,
@@ -404,18 +405,21 @@ export async function runConformance(
         opts.onProgress({ type: 'law-end', index, total: laws.length, result });
       };
       if (reason === undefined && law.waits === true && beside) {
-        // Kept with a handler at once, so a failure waits for the end of the run, unreported until then.
-        const running = finish();
-        running.catch(() => undefined);
-        waiting.push(running);
+        // What it throws is collected at once (no unhandled rejection meanwhile) and thrown at the end.
+        waiting.push(finish().catch((error: unknown) => void waitingErrors.push(error)));
       } else await finish();
     }
-    await Promise.all(waiting);
+  } catch (error) {
+    // The loop's own error first; the waiting laws' errors are not dropped behind it.
+    waitingErrors.unshift(error);
   } finally {
-    await Promise.allSettled(waiting);
+    await Promise.all(waiting);
     await client.close();
     await mcpClient.close();
   }
+  if (waitingErrors.length === 1) throw waitingErrors[0];
+  if (waitingErrors.length > 1)
+    throw new AggregateError(waitingErrors, `${waitingErrors.length} errors while running the laws`);
   const levelOfRule = levelIn(deps.rules);
   const rules = aggregateRules(results, deps.rules, levelOfRule);
   const count = (status: RuleStatus): number => rules.filter((r) => r.status === status).length;
