@@ -11,6 +11,7 @@
 import type { AdminApi } from '../admin/api.ts';
 import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost } from '../interceptors.ts';
+import { positiveInteger, Ring } from '../ring.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
 import type { KeyProfile } from '../types.ts';
 import { violationLogOf } from '../violations/registry.ts';
@@ -90,12 +91,6 @@ function textOf(value: Uint8Array | string | readonly Uint8Array[]): string {
   return out + streaming.decode();
 }
 
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1)
-    throw new RangeError(`${name} must be a positive integer (got ${value})`);
-  return value;
-}
-
 /**
  * The body's first `max` bytes. Nothing is copied: an answer's bytes are never mutated after it is
  * built (pages are cached fragments), so the journal keeps views of them; copying a page per request
@@ -149,14 +144,14 @@ function utf8Length(text: string): number {
  * journal.list()[0]?.status; // 400
  */
 export function createJournal(options: JournalOptions = {}): Journal {
-  const capacity = positive('capacity', options.capacity ?? DEFAULT_JOURNAL_CAPACITY);
-  const maxBodyBytes = positive('maxBodyBytes', options.maxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES);
+  const capacity = positiveInteger('capacity', options.capacity ?? DEFAULT_JOURNAL_CAPACITY);
+  const maxBodyBytes = positiveInteger(
+    'maxBodyBytes',
+    options.maxBodyBytes ?? DEFAULT_JOURNAL_MAX_BODY_BYTES,
+  );
   const now = options.now ?? (() => performance.now());
-  const ring: (Stored | undefined)[] = new Array(capacity);
-  let head = 0;
-  let size = 0;
+  const ring = new Ring<Stored>(capacity);
   let total = 0;
-  let dropped = 0;
   let host: InterceptorHost | undefined;
   const presented = new Set<string>();
   /** When each request arrived (by the transport's request object). */
@@ -252,10 +247,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
   };
 
   const each = (visit: (stored: Stored) => void): void => {
-    for (let i = 0; i < size; i++) {
-      const stored = ring[(head + i) % capacity];
-      if (stored !== undefined) visit(stored);
-    }
+    for (const stored of ring) visit(stored);
   };
 
   const profileOf = (
@@ -289,14 +281,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       responseHeaders: maskHeaders(exchange.responseHeaders),
       responseBody: keep(exchange.responseBody, maxBodyBytes),
     };
-    if (size < capacity) {
-      ring[(head + size) % capacity] = stored;
-      size += 1;
-    } else {
-      ring[head] = stored;
-      head = (head + 1) % capacity;
-      dropped += 1;
-    }
+    ring.push(stored);
     return summary;
   };
 
@@ -373,14 +358,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
       });
       return out;
     },
-    clear() {
-      const cleared = size;
-      ring.fill(undefined);
-      head = 0;
-      size = 0;
-      return cleared;
-    },
-    stats: () => ({ capacity, maxBodyBytes, total, retained: size, dropped }),
+    clear: () => ring.clear(),
+    stats: () => ({ capacity, maxBodyBytes, total, retained: ring.size, dropped: ring.dropped }),
   };
   return journal;
 }

@@ -14,6 +14,7 @@ import {
 import { ERROR_CODE_HEADER } from '../errors.ts';
 import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
+import { positiveInteger, Ring } from '../ring.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
 import { atLeast, ViolationError } from './expect.ts';
 import { findKnownId, ID_PATH_PARAMETERS } from './known-ids.ts';
@@ -83,13 +84,6 @@ const VERSIONED_PATH = /^\/v\d+(?:\/|$)/;
 /** Enough to name the intended id and a few others that print alike. */
 const MAX_INTENDED = 4;
 
-function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive integer (got ${value})`);
-  }
-  return value;
-}
-
 /**
  * Creates a violation log; install it with `createEngine({ interceptors: [log] })` (one engine per log).
  *
@@ -100,13 +94,10 @@ function positive(name: string, value: number): number {
  * log.list()[0]?.issues[0]?.pointer; // 'pageSize'
  */
 export function createViolationLog(options: ViolationLogOptions = {}): ViolationLog {
-  const capacity = positive('capacity', options.capacity ?? DEFAULT_VIOLATION_CAPACITY);
-  const maxBodyChars = positive('maxBodyChars', options.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS);
-  const ring: (Violation | undefined)[] = new Array(capacity);
-  let head = 0; // index of the oldest entry
-  let size = 0;
+  const capacity = positiveInteger('capacity', options.capacity ?? DEFAULT_VIOLATION_CAPACITY);
+  const maxBodyChars = positiveInteger('maxBodyChars', options.maxBodyChars ?? DEFAULT_MAX_BODY_CHARS);
+  const ring = new Ring<Violation>(capacity);
   let total = 0;
-  let dropped = 0;
   let host: InterceptorHost | undefined;
   /** Issues of a request, from onRequestIssues until its result is known. */
   const pending = new WeakMap<EngineRequest, { issues: readonly ValidationIssue[]; rawBody: string }>();
@@ -132,14 +123,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     const at = new Date(host?.clock.now() ?? 0).toISOString();
     const violation: Violation = { seq: total, at, ...entry };
     react(violation);
-    if (size < capacity) {
-      ring[(head + size) % capacity] = violation;
-      size += 1;
-    } else {
-      ring[head] = violation;
-      head = (head + 1) % capacity;
-      dropped += 1;
-    }
+    ring.push(violation);
   };
 
   const recordRequest = (request: EngineRequest, rawBody: string): RecordedRequest => {
@@ -331,9 +315,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     },
     list(filter = {}) {
       const out: Violation[] = [];
-      for (let i = 0; i < size; i++) {
-        const entry = ring[(head + i) % capacity];
-        if (entry === undefined) continue;
+      for (const entry of ring) {
         if (filter.kind !== undefined && entry.kind !== filter.kind) continue;
         if (filter.severity !== undefined && !atLeast(entry.severity, filter.severity)) continue;
         if (filter.operationId !== undefined && entry.operationId !== filter.operationId) continue;
@@ -342,14 +324,8 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
       }
       return out;
     },
-    clear() {
-      const cleared = size;
-      ring.fill(undefined);
-      head = 0;
-      size = 0;
-      return cleared;
-    },
-    stats: () => ({ capacity, total, retained: size, dropped }),
+    clear: () => ring.clear(),
+    stats: () => ({ capacity, total, retained: ring.size, dropped: ring.dropped }),
   };
   return log;
 }
