@@ -7,7 +7,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_PATH, serialiseDocument } from '../contract/src/build.ts';
-import { collectAgentGaps, collectGaps, README_PATH, readmeWithGaps } from '../contract/src/gaps.ts';
+import { collectAgentGaps, collectGaps, GAPS_PAGE_PATH, pageWithGaps } from '../contract/src/gaps.ts';
 import { AGENT_FILES } from '../src/contract/agent.ts';
 import { SPEC_OPERATIONS } from './spec-tables.ts';
 import { bin, run, type Started, startPrism } from './support/processes.ts';
@@ -42,18 +42,15 @@ describe('contract/openapi.json', () => {
     expect(readFileSync(CONTRACT_PATH, 'utf8')).toBe(serialiseDocument());
   });
 
-  it('every x-spec-gap is listed in the README (run `npm run docs:gaps` when this fails)', () => {
-    const readme = readFileSync(README_PATH, 'utf8');
-    expect(readme).toBe(readmeWithGaps(readme));
+  it('every x-spec-gap is listed in docs/contract.md (run `npm run docs:gaps` when this fails)', () => {
+    const page = readFileSync(GAPS_PAGE_PATH, 'utf8');
+    expect(page).toBe(pageWithGaps(page));
     expect(collectGaps().length).toBeGreaterThan(20);
   });
 
-  it('every x-spec-gap of contract/agent/*.json is in the README table "The agent interface", with its file', () => {
-    const readme = readFileSync(README_PATH, 'utf8');
-    const table = readme.slice(
-      readme.indexOf('**The agent interface**'),
-      readme.indexOf('<!-- spec-gaps:end'),
-    );
+  it('every x-spec-gap of contract/agent/*.json is in the table "The agent interface" of docs/contract.md, with its file', () => {
+    const page = readFileSync(GAPS_PAGE_PATH, 'utf8');
+    const table = page.slice(page.indexOf('**The agent interface**'), page.indexOf('<!-- spec-gaps:end'));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     // Read the marks independently of the generator: every value under an x-spec-gap key, by file.
     for (const [file, json] of Object.entries(AGENT_FILES)) {

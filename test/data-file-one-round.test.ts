@@ -1,6 +1,6 @@
 /**
  * A data file's problems come in one round: schema problems and reference problems together, every
- * one of them at once (README: "every problem listed at once"), without spurious reference problems
+ * one of them at once (docs/scenarios.md: "every problem listed"), without spurious reference problems
  * for entries whose shape the schema already refused.
  */
 import { describe, expect, it } from 'vitest';

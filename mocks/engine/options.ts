@@ -36,7 +36,7 @@ export interface EngineOptions {
   readonly searchCap?: number;
   /**
    * What the mock does where the spec leaves a deployment free to choose (`mocks/engine/choices/`,
-   * the README's "Where the spec is silent"). Unset points keep their defaults.
+   * docs/contract.md, "Where the spec is silent"). Unset points keep their defaults.
    */
   readonly choices?: ChoicesOption;
   /**

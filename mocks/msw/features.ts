@@ -34,7 +34,7 @@ export const dataFiles: MswFeature = {
   setup: ({ host }) => ({ admin: createDataCommands(host) }),
 };
 
-/** The permitted variations: the `choices` option (the README's "Where the spec is silent"). */
+/** The permitted variations: the `choices` option ([contract.md](contract.md), "Where the spec is silent"). */
 export const choices: MswFeature = { name: 'choices', parts: { choices: choicesPart } };
 
 /** The violation log: `mock.violationLog`, `admin.violations()`, `expectNoViolations(mock)`. */

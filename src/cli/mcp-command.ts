@@ -32,8 +32,8 @@ Options:
   --clock <real|frozen>  real time (default) or a frozen clock
   --data <file>          load a data file (docs/data-format.md); repeatable, as for cca-kit mock
   --choice <point=value> where the spec leaves a choice, as for cca-kit mock; repeatable. The agent
-                         interface follows the points that concern what it shows (README "Where the
-                         spec is silent", last column). Points, default first:
+                         interface follows the points that concern what it shows (docs/contract.md,
+                         "Where the spec is silent", last column). Points, default first:
 ${CHOICE_NAMES.map((n) => `                           ${n}: ${choiceValues(n).join(' | ')}`).join('\n')}
   --http-port <n|off>    loopback HTTP port of the same engine (default 0: any free port) serving the
                          reply confirmation page review_reply links to, the REST API and /__mock/

@@ -29,11 +29,11 @@ Options:
   --state-file <file>            keep every write in this file (appended, flushed to disk before the
                                  answer) and replay it at start: a restart keeps what clients wrote
   --state <redis://host:port/db> share the writes with every replica started with the same seed and
-                                 data through a Redis Stream (see README "Team sandbox")
+                                 data through a Redis Stream (see docs/sandbox.md)
   --journal-size <n>             exchanges the request journal keeps for the dashboard (/__mock/) and
                                  GET /__mock/journal (default 500; bodies kept up to 32 KiB each)
   --choice <point=value>         what the mock does where the spec leaves a choice; repeatable (the
-                                 README's "Where the spec is silent"). Points, default first:
+                                 table in docs/contract.md). Points, default first:
 ${CHOICE_NAMES.map((n) => `                                   ${n}: ${choiceValues(n).join(' | ')}`).join('\n')}
 ${CHAOS_USAGE}
 ${EXECUTE_USAGE}

@@ -5,7 +5,7 @@
  * package build (scripts/build.js) writes this lean copy beside the full one, and the package.json
  * `browser` field points the browser build's loader at it. In node, `/docs/json` serves the full
  * document; in a browser it serves this one, still a valid OpenAPI 3.1 document describing every
- * operation, parameter and schema (see the README's "In a browser" section).
+ * operation, parameter and schema (see docs/install.md, "In a browser").
  */
 
 /** Keys that are prose or samples wherever they stand (OpenAPI and JSON Schema alike). */

@@ -106,7 +106,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const sessions = new Map<string, Session>();
   // Session ids are signed under a secret every replica of one sandbox shares (seed and admin token),
   // bound to the key: a replica behind a round-robin balancer that did not open a session still knows
-  // it is genuine and answers it statelessly (see README "Team sandbox").
+  // it is genuine and answers it statelessly (see docs/sandbox.md).
   const sessionSecret = `cca-kit mcp sessions|seed=${String(engine.options.seed)}|admin=${engine.options.adminToken ?? ''}`;
   const sessionMac = (nonce: string, key: string): string =>
     createHmac('sha256', sessionSecret).update(`${nonce}\n${key}`).digest('base64url').slice(0, 22);

@@ -1,13 +1,13 @@
 /**
  * The points where the spec leaves a deployment free to choose (`x-spec-gap`), each with the values the
  * mock can take there. The first value is the default (the mock's behaviour before choices existed), so
- * an engine without `choices` answers as it always did. The README's spec-gap table lists them from here.
+ * an engine without `choices` answers as it always did. The spec-gap table of docs/contract.md lists them from here.
  */
 
 export interface ChoicePoint {
   /** The mock's behaviour before choices existed: every existing test runs on it. */
   readonly default: string;
-  /** What the spec leaves open (the README's wording). */
+  /** What the spec leaves open (the wording of docs/contract.md). */
   readonly gap: string;
   /** Every value the mock accepts at this point, each with what it does. */
   readonly values: Readonly<Record<string, string>>;

@@ -1,4 +1,4 @@
-/** The README's data file example is a valid file that shows what it claims. */
+/** The data file example of docs/scenarios.md is a valid file that shows what it claims. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
@@ -7,17 +7,16 @@ import { checkDataFile } from '../mocks/engine/data-file/validate.ts';
 import { createEngine } from '../mocks/engine/index.ts';
 import { at, get } from './data-support.ts';
 
-function readmeExample(): unknown {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('### Putting your own data in the mock'));
+function scenariosExample(): unknown {
+  const section = readFileSync(new URL('../docs/scenarios.md', import.meta.url), 'utf8');
   const block = /```json\n([\s\S]*?)```/.exec(section)?.[1];
-  if (block === undefined) throw new Error('no json example in the README section');
+  if (block === undefined) throw new Error('no json example in docs/scenarios.md');
   return JSON.parse(block);
 }
 
-describe('README: putting your own data in the mock', () => {
+describe('docs/scenarios.md: putting your own data in the mock', () => {
   it('the example file is valid and serves an escalated action with three agent replies and a failed case', async () => {
-    const example = readmeExample();
+    const example = scenariosExample();
     const check = checkDataFile(example, NOTHING_EXISTS, 0);
     if (!check.ok) throw new Error(JSON.stringify(check.problems));
     const engine = createEngine({
