@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/support/timeouts.ts';
 
 export default defineConfig({
   test: {
@@ -10,8 +11,9 @@ export default defineConfig({
       'test/**/*.test.ts',
       'suites/**/*.test.ts',
     ],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Scaled by CCA_TEST_TIMEOUT_FACTOR: a busy CI machine stretches them instead of failing correct code.
+    testTimeout: scaled(60_000),
+    hookTimeout: scaled(60_000),
     // Two cores: a fork per core keeps servers started by tests from starving each other.
     pool: 'forks',
     // The console report, plus a JSON one that .ci/run reads for its closing "N passed, N failed" line.

@@ -1,5 +1,5 @@
 /**
- * Proof 1 of issue 12: the whole agent suite passes against our own mock for several seeds, with
+ * The whole agent suite passes against our own mock for several seeds, with
  * nothing left unrun (every key role supplied, writes allowed on loopback).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The `execute` sandbox (issue 11, spec 4.18): scripts run in QuickJS inside worker threads; `call`,
+ * The `execute` sandbox (spec 4.18): scripts run in QuickJS inside worker threads; `call`,
  * `spec` and `console` are the only bridges; every limit holds, including against loops inside
  * built-ins that QuickJS's interrupt check never sees; nothing of the host is reachable.
  */

@@ -1,5 +1,5 @@
 /**
- * What a page's bundle of `cca-kit/msw` carries (issue 21, item 9): the built package bundled by esbuild
+ * What a page's bundle of `cca-kit/msw` carries: the built package bundled by esbuild
  * for the browser, as a user's bundler would (the package's `browser` field and export condition). The
  * service alone leaves out every feature's modules; `use: [feature]` brings in that feature's modules
  * and no other's. Sizes are measured in bench/ (`npm run bench -- --only package`), not asserted here;

@@ -1,5 +1,5 @@
 /**
- * Leave no trace (issue 20, LEFT-CHANGED): a full `--allow-writes` run against a deployment that
+ * Leave no trace (LEFT-CHANGED): a full `--allow-writes` run against a deployment that
  * refuses `null` for text custom fields (its right) leaves its data as it was, record by record of
  * the data export; a deployment that refuses the restore, or answers it without storing it, fails
  * the run with LEFT-CHANGED naming the action, the field and the original value to put back.

@@ -1,5 +1,5 @@
 /**
- * Preflight, then laws (issue 20, item 6), end to end through `cca-kit conform` and `cca-kit diff`:
+ * Preflight, then laws, end to end through `cca-kit conform` and `cca-kit diff`:
  * a refused key is one line and exit 2; a target without an agent interface is one NOT CHECKED
  * line, not a crash per agent law; a target that stops answering mid-run ends with exit 2 and what
  * was done; a non-http(s) base URL is a usage error; long URLs are shortened on the console only.

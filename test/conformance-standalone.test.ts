@@ -1,5 +1,5 @@
 /**
- * Each rule stands alone (issue 20, item 5): a failing assertion marks its rule and the law goes on
+ * Each rule stands alone: a failing assertion marks its rule and the law goes on
  * checking its other rules; what cannot run is counted with its reason, never hidden by a baseline;
  * should failures are warnings unless --strict; --min-coverage; a run with writes off says so.
  */

@@ -1,5 +1,5 @@
 /**
- * `cca-kit/msw` features (issue 21, item 9): a browser build's `createHandlers` (mocks/msw/index.browser.ts)
+ * `cca-kit/msw` features: a browser build's `createHandlers` (mocks/msw/index.browser.ts)
  * carries the service alone and adds only the features `use` lists; the node entry carries them all.
  * Without a feature, what it would add throws or answers 404 naming the import that adds it; with
  * `allFeatures` the page's mock is the node one. The engine parts behind them are held here too.

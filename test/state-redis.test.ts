@@ -38,16 +38,19 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
     redis = await startRedis();
     replicas = await Promise.all([startMock(args()), startMock(args()), startMock(args())]);
     proxy = await startRoundRobinProxy(() => replicas.map((r) => r.url));
-  }, 60_000);
+  });
   afterAll(async () => {
     await proxy?.close();
     await Promise.all(replicas.map((r) => r.stop('SIGKILL')));
     await redis?.remove();
   });
 
-  it('cca-kit conform --allow-writes passes through the round-robin proxy', async () => {
+  // The laws that write and read back what they wrote: the ones a replica lagging behind another would
+  // fail. The read-only laws see one seeded data set on every replica and run against one mock elsewhere.
+  it('cca-kit conform --allow-writes passes through the round-robin proxy (the laws that write)', async () => {
     const run = captureIo();
-    const code = await runConformCommand(['--allow-writes'], run.io, {
+    const only = ['--only', 'auth,custom-fields,moderation,ingestion,stateful'];
+    const code = await runConformCommand(['--allow-writes', ...only], run.io, {
       CCA_BASE_URL: proxy.url,
       [KEY_ENV.read]: keys.read,
       [KEY_ENV.write]: keys.write,
@@ -59,7 +62,7 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
     expect(report, report.slice(-4000)).toMatch(/RESULT: (PASS|CONFORMANT)/i);
     expect(code).toBe(0);
     expect(new Set(proxy.hits)).toEqual(new Set([0, 1, 2]));
-  }, 240_000);
+  });
 
   it('a key revoked through one replica is refused at once by the others (spec 5.6)', async () => {
     const [a, b, c] = replicas as [MockProcess, MockProcess, MockProcess];
@@ -77,7 +80,7 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
       expect(refused.status).toBe(401);
       expect(refused.body['error']).toMatch(/revoked/);
     }
-  }, 30_000);
+  });
 
   it('one externalId submitted at once through different replicas gives exactly one case', async () => {
     const submission = JSON.stringify(sampleSubmission({ externalId: 'race-across-replicas' }));
@@ -100,7 +103,7 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
       ] as { externalId: string }[];
       expect(cases.filter((c) => c.externalId === 'race-across-replicas')).toHaveLength(1);
     }
-  }, 30_000);
+  });
 
   it('a replica killed mid-run catches up from the log when restarted', async () => {
     await replicas[2]?.stop('SIGKILL');
@@ -122,7 +125,7 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
       status: 'ok',
       store: { store: 'redis', lag: 0, connected: true },
     });
-  }, 60_000);
+  });
 
   it('Redis lost: writes answer 503 with an error body, reads answer locally; back: every replica catches up', async () => {
     const [a, b] = replicas as [MockProcess, MockProcess];
@@ -164,7 +167,7 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
       if (seen !== 200) await new Promise((r) => setTimeout(r, 200));
     }
     expect(seen).toBe(200);
-  }, 60_000);
+  });
 
   it('all replicas restarted: the state is still there', async () => {
     const before = (await json(`${replicas[0]?.url}/__mock/keys?organizationId=${ORG}`)).body['keys'];
@@ -177,7 +180,7 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
       ] as { externalId: string }[];
       expect(cases.filter((c) => c.externalId === 'race-across-replicas')).toHaveLength(1);
     }
-  }, 60_000);
+  });
 
   it('a replica started with another seed is refused, naming the difference; no Redis at start is a clear error', async () => {
     const other = await runMock(['--seed', '43', '--state', redis.url]);
@@ -187,5 +190,5 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
     const none = await runMock(['--seed', '42', '--state', `redis://127.0.0.1:${closed}/0`]);
     expect(none.code).toBe(1);
     expect(none.output).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+\/0/);
-  }, 40_000);
+  });
 });

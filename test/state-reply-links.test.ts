@@ -1,5 +1,5 @@
 /**
- * Confirmation links across replicas and restarts (issue 23: "a confirmation link works wherever the
+ * Confirmation links across replicas and restarts ("a confirmation link works wherever the
  * load balancer sends the person"). Real processes: two replicas of the built CLI sharing one command
  * log in Debian's redis-server on an ephemeral loopback port, and one `--state-file` mock restarted.
  * The official MCP SDK client prepares and reviews a reply on replica A; the person opens the link and

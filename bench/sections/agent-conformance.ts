@@ -1,5 +1,5 @@
 /**
- * Run time of the whole agent conformance suite (every law of group `agent`, issue 12) against our
+ * Run time of the whole agent conformance suite (every law of group `agent`) against our
  * mock on loopback, the way `cca-kit conform` runs it, for a few seeds. Target: under 30 s per run.
  *
  *   npm run bench -- --only agent-conformance

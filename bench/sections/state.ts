@@ -1,5 +1,5 @@
 /**
- * State stores, side by side in one run (issue 23): read and write throughput of `cca-kit mock` in
+ * State stores, side by side in one run: read and write throughput of `cca-kit mock` in
  * memory, with `--state-file`, and with `--state redis://` as one replica and as two (load split
  * over both, as a balancer would, and summed). Reads: `GET /v0/agents` (the cheapest read, so the
  * catch-up to the log's end before each request weighs most). Writes: moderation submissions, each

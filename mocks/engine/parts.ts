@@ -3,7 +3,7 @@
  * operation, moderation, ingestion, the seeded data set) and reaches these parts only through this
  * interface, so a bundler leaves out whatever an engine is not given: a page that bundles
  * `cca-kit/msw` carries the service without the admin routes, data files and permitted variations
- * unless it asks for them (issue 21, item 9). `createEngine` (`engine.ts`) is the engine with every
+ * unless it asks for them. `createEngine` (`engine.ts`) is the engine with every
  * part (`full-parts.ts`), as the CLI, `cca-kit/mock` and `cca-kit/msw` in node use it.
  */
 import type { createAdminDispatcher } from './admin/index.ts';

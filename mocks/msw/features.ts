@@ -2,8 +2,8 @@
  * `cca-kit/msw/features`: the parts of the mock a page asks for. In node, `createHandlers` carries all
  * of them; in a browser build it carries the service alone (routing, keys, validation, every
  * operation, moderation, ingestion, the seeded data set, the typed `admin` for keys, clock,
- * moderation and ingestion), so a page that only needs the API does not ship the rest (issue 21,
- * item 9). Each feature is a value to pass in `use`; a bundler keeps only the ones imported.
+ * moderation and ingestion), so a page that only needs the API does not ship the rest. Each feature
+ * is a value to pass in `use`; a bundler keeps only the ones imported.
  *
  * @example
  * import { setupWorker } from 'msw/browser';

@@ -25,7 +25,7 @@ export const allLaws: readonly Law[] = [
   ...statusLaws,
   ...pagingLaws,
   ...windowLaws,
-  // Every listed parameter has an effect (issue 20): group `parameters`.
+  // Every listed parameter has an effect: group `parameters`.
   analyticsWindows,
   tagAnalyticsParameters,
   tagVolumeParameters,

@@ -368,7 +368,7 @@ export const MUTANTS: readonly Mutant[] = [
         }),
       ),
   },
-  // ------------------------------------------------- fault classes found by the audit (issue 15)
+  // ------------------------------------------------- fault classes found by an audit of the laws
   {
     id: 'errors-served-as-text',
     description: 'error answers keep their JSON body but are served as text/plain',
@@ -480,7 +480,7 @@ export const MUTANTS: readonly Mutant[] = [
         return new Request(r.url, { method: r.method, headers, body: JSON.stringify(next) });
       }),
   },
-  // ------------------------------------ parameters without effect, reads that disagree (issue 20)
+  // ------------------------------------ parameters without effect, reads that disagree
   {
     id: 'search-ignores-filter',
     description: "conversation search ignores filter, even the spec's own sample status=OPEN",
