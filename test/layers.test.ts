@@ -1,0 +1,78 @@
+/**
+ * One dependency rule for the whole project, held on its own module graph (type imports included):
+ * a file imports only its own layer and the layers below it (test/support/layers.ts, the table in
+ * docs/ARCHITECTURE.md), and no import circle exists in contract/, fixtures/, mocks/, src/ or suites/.
+ * The breaches that remain are listed by name in test/support/layer-allowlist.ts; a new one fails,
+ * and so does a listed one that was fixed, so the list can only shrink.
+ */
+import { describe, expect, it } from 'vitest';
+import { KNOWN_CYCLES, KNOWN_UPWARD_EDGES } from './support/layer-allowlist.ts';
+import { LAYERS, layerOf } from './support/layers.ts';
+import { cycles, importsOf, moduleGraph, sourceFiles } from './support/module-graph.ts';
+
+const FOLDERS = ['contract', 'fixtures', 'mocks', 'src', 'suites'];
+
+function upwardEdges(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph)
+    for (const to of targets) if (layerOf(to) > layerOf(from)) found.push(`${from} -> ${to}`);
+  return found.sort();
+}
+
+describe('the layer rule', () => {
+  const files = sourceFiles(FOLDERS);
+  const graph = moduleGraph(files);
+
+  it('every source file belongs to a layer', () => {
+    expect(files.length).toBeGreaterThan(300);
+    expect(files.filter((file) => LAYERS[layerOf(file)] === undefined)).toEqual([]);
+  });
+
+  it('no import points up a layer, but the known ones listed by name', () => {
+    const found = upwardEdges(graph);
+    expect(
+      found.filter((edge) => !KNOWN_UPWARD_EDGES.includes(edge)),
+      'new upward imports',
+    ).toEqual([]);
+    expect(
+      KNOWN_UPWARD_EDGES.filter((edge) => !found.includes(edge)),
+      'fixed: remove them from test/support/layer-allowlist.ts',
+    ).toEqual([]);
+  });
+
+  it('no import circle, but the known ones', () => {
+    const known = new Set(KNOWN_CYCLES.flat());
+    const onCycles = new Set(cycles(graph).flat());
+    expect([...onCycles].filter((file) => !known.has(file)).sort(), 'files on a new cycle').toEqual([]);
+    expect(
+      [...known].filter((file) => !onCycles.has(file)).sort(),
+      'off every cycle now: remove them from test/support/layer-allowlist.ts',
+    ).toEqual([]);
+  });
+
+  it('sees what the rule forbids: an upward type import and a circle', () => {
+    // The scanner counts `import type`, re-exports and dynamic imports.
+    const from = 'mocks/engine/clock.ts';
+    const imports = importsOf(
+      from,
+      [
+        "import type { Law } from '../../src/conformance/law.ts';",
+        "export * from './body.ts';",
+        "const x = await import('../http/server.ts');",
+      ].join('\n'),
+    );
+    expect(imports).toEqual(['src/conformance/law.ts', 'mocks/engine/body.ts', 'mocks/http/server.ts']);
+    const bad = new Map(graph);
+    bad.set(from, [...(graph.get(from) ?? []), 'src/conformance/law.ts']);
+    expect(upwardEdges(bad)).toContain(`${from} -> src/conformance/law.ts`);
+    expect(
+      cycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', ['a.ts']],
+          ['c.ts', []],
+        ]),
+      ),
+    ).toEqual([['a.ts', 'b.ts']]);
+  });
+});
