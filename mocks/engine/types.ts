@@ -4,30 +4,18 @@
  * node:http or MSW: adapters call `Engine.dispatch` (plain data) or `Engine.handle` (Fetch API).
  */
 
+import type { ApiKeyRecord, Organization } from '../../src/contract/domain.ts';
 import type { Command, OutcomeOf } from './commands/types.ts';
 import { concatBytes } from './exchange.ts';
 
-/** Scopes carried by an API key (spec section 5.4). */
-export type Scope = 'read' | 'write' | 'ingest' | 'ingest:read';
-export type KeyProfile = 'reporting' | 'write' | 'read_write' | 'import';
-export type KeyStatus = 'active' | 'expired' | 'revoked';
-export type ModerationMode = 'ad_policy' | 'standard';
-
-export interface Organization {
-  readonly id: string;
-  readonly name: string;
-  moderationMode: ModerationMode;
-}
-
-export interface ApiKeyRecord {
-  readonly key: string;
-  readonly name: string;
-  readonly organizationId: string;
-  readonly profile: KeyProfile;
-  /** Epoch ms on the engine clock; null means the key never expires. */
-  readonly expiresAt: number | null;
-  revoked: boolean;
-}
+export type {
+  ApiKeyRecord,
+  KeyProfile,
+  KeyStatus,
+  ModerationMode,
+  Organization,
+  Scope,
+} from '../../src/contract/domain.ts';
 
 /** The engine's clock: injected so tests drive time instead of sleeping. */
 export interface Clock {
