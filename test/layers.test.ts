@@ -5,6 +5,7 @@
  * The breaches that remain are listed by name in test/support/layer-allowlist.ts; a new one fails,
  * and so does a listed one that was fixed, so the list can only shrink.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_CYCLES, KNOWN_UPWARD_EDGES } from './support/layer-allowlist.ts';
 import { LAYERS, layerOf } from './support/layers.ts';
@@ -22,6 +23,12 @@ function upwardEdges(graph: ReadonlyMap<string, readonly string[]>): string[] {
 describe('the layer rule', () => {
   const files = sourceFiles(FOLDERS);
   const graph = moduleGraph(files);
+
+  it('docs/ARCHITECTURE.md shows the same layers in the same order', () => {
+    const doc = readFileSync(new URL('../docs/ARCHITECTURE.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| (\d+) \| ([^|]+) \|/gm)].map((m) => `${m[1]} ${m[2]?.trim()}`);
+    expect(rows).toEqual(LAYERS.map((layer, index) => `${index} ${layer.name}`));
+  });
 
   it('every source file belongs to a layer', () => {
     expect(files.length).toBeGreaterThan(300);
