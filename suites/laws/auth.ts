@@ -151,12 +151,18 @@ export const readKeyOnWriteRoutes = scopeLaw(
   'auth.read-key-write-routes',
   'a read-only key is refused (403) on every write route and on ingestion',
   'read',
-  () => [
-    { op: 'updateCustomFields', key: 'read', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403' },
-    { op: 'submitModerationCase', key: 'read', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403' },
-    { op: 'submitModerationBatch', key: 'read', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403' },
-    { op: 'ingestRecords', key: 'read', rule: 'AUTH-REPORTING-KEY-NO-INGEST-403' },
-  ],
+  // Every operation whose `x-required-scope` a read key lacks, read from the contract.
+  (ctx) =>
+    [...ctx.contract.operations.values()]
+      .filter((op) => op.requiredScope === 'write' || op.requiredScope === 'ingest')
+      .map((op) => ({
+        op: op.operationId,
+        key: 'read' as const,
+        rule:
+          op.requiredScope === 'ingest'
+            ? 'AUTH-REPORTING-KEY-NO-INGEST-403'
+            : 'AUTH-READ-KEY-WRITE-ROUTE-403',
+      })),
   [
     'AUTH-READ-KEY-WRITE-ROUTE-403',
     'AUTH-REPORTING-KEY-NO-INGEST-403',
@@ -171,7 +177,10 @@ export const writeKeyNoIngest = scopeLaw(
   'auth.write-key-no-ingest',
   'a write key cannot ingest (403)',
   'write',
-  () => [{ op: 'ingestRecords', key: 'write', rule: 'AUTH-WRITE-KEY-NO-INGEST-403' }],
+  (ctx) =>
+    [...ctx.contract.operations.values()]
+      .filter((op) => op.requiredScope === 'ingest')
+      .map((op) => ({ op: op.operationId, key: 'write' as const, rule: 'AUTH-WRITE-KEY-NO-INGEST-403' })),
   ['AUTH-WRITE-KEY-NO-INGEST-403', 'SCOPE-INGEST-PERMISSION'],
   true,
 );
