@@ -5,12 +5,13 @@
  * every validator as plain code, so the published entry points never evaluate generated code (a page
  * whose Content-Security-Policy forbids `unsafe-eval` can use them) and skip ajv's compilation.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { AjvModules } from './ajv-load.ts';
-import type { PrecompiledValidators } from './validators.ts';
 
-export const precompiledValidators: PrecompiledValidators | undefined = undefined;
+// The shape of validators.ts's `PrecompiledValidators`, written out: validators.ts reaches this module
+// through validator-schemas.ts (loadAjv), so importing the type back would close a circle.
+export const precompiledValidators: ((key: string) => ValidateFunction | undefined) | undefined = undefined;
 
 /**
  * How a validator that is not precompiled gets ajv. From source, imported with this module (every
