@@ -5,6 +5,8 @@
  * places the pipeline asks for them. The conformance suite must pass the mock under every combination
  * (test/conformance-choices.test.ts).
  */
+
+import { DEFAULT_CHOICES } from './defaults.ts';
 import {
   CHOICE_NAMES,
   CHOICE_POINTS,
@@ -12,7 +14,6 @@ import {
   type ChoicePoint,
   type Choices,
   choiceValues,
-  DEFAULT_CHOICES,
 } from './points.ts';
 
 export { renameDocsPathParams } from './docs-path-params.ts';

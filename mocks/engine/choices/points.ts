@@ -145,6 +145,3 @@ export function choiceValues(name: ChoiceName): readonly string[] {
   const point: ChoicePoint = CHOICE_POINTS[name];
   return [point.default, ...Object.keys(point.values).filter((v) => v !== point.default)];
 }
-
-/** Every point at its default (spelled out in `defaults.ts`, which a test holds to the points above). */
-export { DEFAULT_CHOICES } from './defaults.ts';

@@ -3,8 +3,9 @@
  */
 import { badRequest } from '../data/results.ts';
 import type { HandlerResult } from '../types.ts';
+import { DEFAULT_CHOICES } from './defaults.ts';
 import { DSL_PARAMETER, shapeFilterText } from './filter-terms.ts';
-import { type Choices, DEFAULT_CHOICES } from './points.ts';
+import type { Choices } from './points.ts';
 
 export type ShapedRequest =
   | { readonly ok: true; readonly query: Readonly<Record<string, unknown>> }

@@ -5,9 +5,10 @@
 import type { Operation } from '../../../src/contract/index.ts';
 import { type HandlerResult, SerialisedJson } from '../types.ts';
 import { statusOut } from './action-statuses.ts';
+import { DEFAULT_CHOICES } from './defaults.ts';
 import { durationOut } from './durations.ts';
 import { errorMessageOut } from './error-messages.ts';
-import { CHOICE_NAMES, type Choices, DEFAULT_CHOICES } from './points.ts';
+import { CHOICE_NAMES, type Choices } from './points.ts';
 import { agentDetailRows, engagementRows, tagVolumeRows } from './row-shapes.ts';
 import {
   moderationCodeOut,
