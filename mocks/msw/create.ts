@@ -164,8 +164,9 @@ export function createHandlersWith(
   const basePath = basePathOf(baseUrl);
   const handler = http.all(handlerPattern(baseUrl), async ({ request }) => {
     const forwarded = basePath === '' ? request : await withoutBasePath(request, basePath);
-    // MSW runs in the client's own process or page: it is loopback, so the admin API answers.
-    return built.handle(forwarded, { remoteAddress: '127.0.0.1' });
+    // MSW runs in the client's own process or page: no network client can reach these handlers, so
+    // the admin API answers whatever the request's headers say (msw 3 sets `host` to the target's).
+    return built.handle(forwarded, { remoteAddress: '127.0.0.1', inProcess: true });
   });
   const violationLog = setups.find((s) => s.violationLog !== undefined)?.violationLog;
   const chaos = setups.find((s) => s.chaos !== undefined)?.chaos;
