@@ -167,6 +167,8 @@ describe('the packed package installed into a fresh project', () => {
       brokenIssue: 'response field data is required',
       conformance: { verdict: 'conformant' },
       msw: { list: 200, anonymous: 401 },
+      // msw 3 on Node 22.12+ (msw 2 on 20): the admin routes answer the in-process handlers.
+      mswAdmin: { advance: 200, keys: 200, reset: 200 },
     });
     if (existsSync(join(project(), 'node_modules/cca-kit/dist/mocks/agent/index.js'))) {
       expect(seen['agent']).toBe('cca-kit-agent');
