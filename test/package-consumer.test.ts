@@ -340,6 +340,8 @@ describe('the packed package installed into a fresh project', () => {
       // The browser build carries the service alone: data files and the admin routes only when asked for.
       expect(await tab.textContent('#no-feature')).toBe('named');
       expect(await tab.textContent('#admin')).toBe('404 true');
+      // With adminRoutes and journal in use, the page's own calls reach /__mock/; the journal lists the API call.
+      expect(await tab.textContent('#admin-routes')).toBe('200 200 /v0/agents 401');
       // /docs/json serves the contract without prose (src/contract/lean-document.ts), every path kept.
       expect(await tab.textContent('#docs')).toMatch(
         /^3\.1\.\d+ \d+ The cca-kit browser build serves this contract/,
