@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../mocks/engine/index.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { createHandlers } from '../mocks/msw/index.ts';
+import type { CliIo } from '../src/cli/io.ts';
+import { main } from '../src/cli/main.ts';
 
 const TOKEN = 'admin-token-for-tests';
 
@@ -200,6 +202,44 @@ describe('the MSW handlers are in-process: the admin API answers whatever the he
       }
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('cca-kit mock takes the admin token from CCA_MOCK_ADMIN_TOKEN', () => {
+  it('a forwarded remote client gets admin with the token from the environment; a disagreeing flag is refused', async () => {
+    const controller = new AbortController();
+    const out: string[] = [];
+    const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => out.push(t), signal: controller.signal };
+    const previous = process.env['CCA_MOCK_ADMIN_TOKEN'];
+    process.env['CCA_MOCK_ADMIN_TOKEN'] = TOKEN;
+    try {
+      const refused: string[] = [];
+      const code = await main(['mock', '--port', '0', '--admin-token', 'another-token-value'], {
+        ...io,
+        stdout: (t) => refused.push(t),
+        stderr: (t) => refused.push(t),
+      });
+      expect(code).not.toBe(0);
+      expect(refused.join('')).toContain('--admin-token and CCA_MOCK_ADMIN_TOKEN differ');
+      const running = main(['mock', '--port', '0', '--actions', '20'], io);
+      try {
+        for (let i = 0; i < 400 && !out.join('').includes('Press Ctrl+C'); i++)
+          await new Promise((r) => setTimeout(r, 25));
+        const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out.join(''))?.[1] ?? '';
+        expect(out.join('')).toContain('(loopback or X-Mock-Admin-Token)');
+        const forwarded = { 'x-forwarded-for': '203.0.113.9' };
+        expect((await raw(url, '/__mock/keys', forwarded)).status).toBe(403);
+        expect((await raw(url, '/__mock/keys', { ...forwarded, 'x-mock-admin-token': TOKEN })).status).toBe(
+          200,
+        );
+      } finally {
+        controller.abort();
+        expect(await running).toBe(0);
+      }
+    } finally {
+      if (previous === undefined) delete process.env['CCA_MOCK_ADMIN_TOKEN'];
+      else process.env['CCA_MOCK_ADMIN_TOKEN'] = previous;
     }
   });
 });
