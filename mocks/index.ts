@@ -26,6 +26,15 @@ export {
 export * from './engine/data-file/index.ts';
 export * from './engine/index.ts';
 export {
+  createJournal,
+  type Journal,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalOptions,
+  type JournalSummary,
+  journalOf,
+} from './engine/journal/index.ts';
+export {
   createViolationLog,
   type ExpectNoViolationsOptions,
   expectNoViolations,

@@ -159,6 +159,8 @@ function writeMswHttp() {
 // the runtime, which knows which msw is installed, instead of failing on the one that is not.
 const MSW_3 = 'msw/http';
 const MSW_2 = 'msw/core/http';
+// The package the user installed (cca-kit or the lean @cca-kit/core), read from where this file lies.
+const installedAs = /\\/node_modules\\/((?:@[^/]+\\/)?[^/]+)\\/dist\\//.exec(import.meta.url)?.[1] ?? 'cca-kit';
 let loaded;
 try {
   loaded = await import(/* @vite-ignore */ MSW_3);
@@ -170,7 +172,7 @@ try {
 }
 function missingMsw(cause) {
   if (cause?.code !== 'ERR_MODULE_NOT_FOUND' || !String(cause.message).includes("'msw'")) return cause;
-  return new Error("cca-kit/msw needs msw 2 or 3, your project's own: npm install --save-dev msw", { cause });
+  return new Error(\`\${installedAs}/msw needs msw 2 or 3, your project's own: npm install --save-dev msw\`, { cause });
 }
 export const http = loaded.http;
 `,

@@ -167,6 +167,8 @@ describe('the packed package installed into a fresh project', () => {
       brokenIssue: 'response field data is required',
       conformance: { verdict: 'conformant' },
       msw: { list: 200, anonymous: 401 },
+      // msw 3 on Node 22.12+ (msw 2 on 20): the admin routes answer the in-process handlers.
+      mswAdmin: { advance: 200, keys: 200, reset: 200 },
     });
     if (existsSync(join(project(), 'node_modules/cca-kit/dist/mocks/agent/index.js'))) {
       expect(seen['agent']).toBe('cca-kit-agent');
@@ -338,6 +340,8 @@ describe('the packed package installed into a fresh project', () => {
       // The browser build carries the service alone: data files and the admin routes only when asked for.
       expect(await tab.textContent('#no-feature')).toBe('named');
       expect(await tab.textContent('#admin')).toBe('404 true');
+      // With adminRoutes and journal in use, the page's own calls reach /__mock/; the journal lists the API call.
+      expect(await tab.textContent('#admin-routes')).toBe('200 200 /v0/agents 401');
       // /docs/json serves the contract without prose (src/contract/lean-document.ts), every path kept.
       expect(await tab.textContent('#docs')).toMatch(
         /^3\.1\.\d+ \d+ The cca-kit browser build serves this contract/,

@@ -75,7 +75,8 @@ describe('@cca-kit/core installed alone', () => {
     expect(result.stderr).not.toMatch(/Warning|Error/);
     expect(JSON.parse(result.stdout)).toEqual({
       request: 'query parameter pageSize must be <= 500 (got 501)',
-      mswError: "cca-kit/msw needs msw 2 or 3, your project's own: npm install --save-dev msw",
+      // Named as the user installed it, not as the full package.
+      mswError: "@cca-kit/core/msw needs msw 2 or 3, your project's own: npm install --save-dev msw",
     });
   });
 

@@ -61,7 +61,7 @@ export interface UnexpectedError {
 }
 
 export interface Engine {
-  /** Answers one request. `context.remoteAddress` decides access to the admin API. Never throws. */
+  /** Answers one request. `context` decides access to the admin API (admin/access.ts). Never throws. */
   handle(request: Request, context?: RequestContext): Promise<Response>;
   /** The same on plain data, without the Fetch API's objects (the node adapter's path). Never throws. */
   dispatch(request: EngineRequest): Promise<EngineResponse>;
@@ -447,7 +447,9 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
   return {
     dispatch,
     async handle(request, context = {}) {
-      return toFetchResponse(await dispatch(fromFetchRequest(request, context.remoteAddress)));
+      return toFetchResponse(
+        await dispatch(fromFetchRequest(request, context.remoteAddress, context.inProcess === true)),
+      );
     },
     admin,
     get state() {

@@ -121,11 +121,11 @@ export const errors = {
       500,
       `Mock self-check failed: the ${status} response of ${operationId} violates the contract: ${summarizeIssues(issues)}`,
     ),
-  adminForbidden: () =>
+  adminForbidden: (reason?: string) =>
     error(
       'ADMIN_FORBIDDEN',
       403,
-      'The mock admin API answers only loopback clients or requests carrying the admin token (X-Mock-Admin-Token)',
+      `The mock admin API answers only loopback clients or requests carrying the admin token (X-Mock-Admin-Token)${reason === undefined ? '' : `: ${reason}`}`,
     ),
   adminNotFound: (method: string, pathname: string, why?: string) =>
     error(

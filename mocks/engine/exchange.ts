@@ -34,6 +34,8 @@ export interface EngineRequest {
   readonly body: RequestBody | null;
   /** The client's address as the transport saw it (`127.0.0.1`, `::1`...); decides admin access. */
   readonly remoteAddress: string | undefined;
+  /** Handled in the client's own process or page (MSW), not received from a network: admin answers it. */
+  readonly inProcess?: boolean;
 }
 
 /**

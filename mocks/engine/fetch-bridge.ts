@@ -34,14 +34,19 @@ function streamBody(stream: ReadableStream<Uint8Array>): RequestBody {
   };
 }
 
-export function fromFetchRequest(request: Request, remoteAddress: string | undefined): EngineRequest {
-  return {
+export function fromFetchRequest(
+  request: Request,
+  remoteAddress: string | undefined,
+  inProcess = false,
+): EngineRequest {
+  const converted = {
     method: request.method.toUpperCase(),
     url: new URL(request.url),
     headers: request.headers,
     body: request.body === null ? null : streamBody(request.body),
     remoteAddress,
   };
+  return inProcess ? { ...converted, inProcess } : converted;
 }
 
 export function toFetchResponse(response: EngineResponse): Response {

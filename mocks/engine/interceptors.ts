@@ -20,8 +20,13 @@ export interface InterceptorHost {
 
 /** What `engine.handle(Request, context)` needs besides the Request itself. */
 export interface RequestContext {
-  /** Address of the client as the transport saw it (`127.0.0.1`, `::1`...). MSW passes loopback. */
+  /** Address of the client as the transport saw it (`127.0.0.1`, `::1`...). */
   readonly remoteAddress?: string;
+  /**
+   * The request was made in this process or page and handed over without a network (MSW): the admin
+   * API answers it whatever its `Host`, `Origin` or forwarding headers say.
+   */
+  readonly inProcess?: boolean;
 }
 
 export interface RequestIssuesEvent {

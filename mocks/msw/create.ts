@@ -12,6 +12,7 @@ import type { ViolationsAdmin } from '../engine/admin/violations.ts';
 import type { Chaos, ChaosOptions } from '../engine/chaos/index.ts';
 import { createEngineWith, type Engine } from '../engine/core.ts';
 import type { DataAdmin } from '../engine/data-file/admin-ops.ts';
+import type { Journal, JournalOptions } from '../engine/journal/index.ts';
 import type { EngineOptions } from '../engine/options.ts';
 import type { EngineParts } from '../engine/parts.ts';
 import type { ViolationLog, ViolationLogOptions } from '../engine/violations/index.ts';
@@ -39,6 +40,8 @@ export interface CreateHandlersOptions extends EngineOptions {
   /** Chaos modes in force from the start (all off by default; change them with `admin.setChaos`). */
   readonly chaos?: ChaosOptions;
   readonly violationLog?: ViolationLogOptions;
+  /** Options of the request journal (the `journal` feature). */
+  readonly journal?: JournalOptions;
 }
 
 /** The engine's admin operations plus those of the violation log, chaos, moderation, ingestion and data files. */
@@ -59,6 +62,8 @@ export interface MockHandlers {
   readonly violationLog: ViolationLog;
   /** The chaos modes (the `chaos` feature: in a browser build, only when `use` lists it). */
   readonly chaos: Chaos;
+  /** The request journal (the `journal` feature: in a browser build, only when `use` lists it). */
+  readonly journal: Journal;
 }
 
 /** What MSW matches: the base URL without a trailing slash, then anything. */
@@ -124,7 +129,14 @@ export function createHandlersWith(
   options: CreateHandlersOptions,
   baseParts: EngineParts = {},
 ): MockHandlers {
-  const { baseUrl, chaos: chaosOptions, violationLog: logOptions, use, ...engineOptions } = options;
+  const {
+    baseUrl,
+    chaos: chaosOptions,
+    violationLog: logOptions,
+    journal: journalOptions,
+    use,
+    ...engineOptions
+  } = options;
   if (typeof baseUrl !== 'string' || baseUrl === '') {
     throw new TypeError('createHandlers needs a baseUrl, e.g. "https://api.example.test" or "/api"');
   }
@@ -133,6 +145,8 @@ export function createHandlersWith(
   if (chaosOptions !== undefined && !present.has('chaos')) throw featureMissing('the chaos option', 'chaos');
   if (logOptions !== undefined && !present.has('violationLog'))
     throw featureMissing('the violationLog option', 'violationLog');
+  if (journalOptions !== undefined && !present.has('journal'))
+    throw featureMissing('the journal option', 'journal');
   let engine: Engine | undefined;
   const engineOf = (): Engine => {
     if (engine === undefined) throw new Error('createHandlers: the engine is not built yet');
@@ -144,7 +158,10 @@ export function createHandlersWith(
     },
     run: (command) => engineOf().run(command),
   };
-  const context = { options: { chaos: chaosOptions, violationLog: logOptions }, host };
+  const context = {
+    options: { chaos: chaosOptions, violationLog: logOptions, journal: journalOptions },
+    host,
+  };
   const setups: FeatureSetup[] = features.map((feature) => feature.setup?.(context) ?? {});
   let parts: EngineParts = baseParts;
   for (const feature of features) parts = { ...parts, ...feature.parts };
@@ -164,11 +181,13 @@ export function createHandlersWith(
   const basePath = basePathOf(baseUrl);
   const handler = http.all(handlerPattern(baseUrl), async ({ request }) => {
     const forwarded = basePath === '' ? request : await withoutBasePath(request, basePath);
-    // MSW runs in the client's own process or page: it is loopback, so the admin API answers.
-    return built.handle(forwarded, { remoteAddress: '127.0.0.1' });
+    // MSW runs in the client's own process or page: no network client can reach these handlers, so
+    // the admin API answers whatever the request's headers say (msw 3 sets `host` to the target's).
+    return built.handle(forwarded, { remoteAddress: '127.0.0.1', inProcess: true });
   });
   const violationLog = setups.find((s) => s.violationLog !== undefined)?.violationLog;
   const chaos = setups.find((s) => s.chaos !== undefined)?.chaos;
+  const journal = setups.find((s) => s.journal !== undefined)?.journal;
   return {
     handlers: [handler],
     engine: built,
@@ -180,6 +199,10 @@ export function createHandlersWith(
     get chaos(): Chaos {
       if (chaos === undefined) throw featureMissing('mock.chaos', 'chaos');
       return chaos;
+    },
+    get journal(): Journal {
+      if (journal === undefined) throw featureMissing('mock.journal', 'journal');
+      return journal;
     },
   };
 }

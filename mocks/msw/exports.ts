@@ -7,6 +7,15 @@ export {
   seededKeys,
 } from '../../fixtures/seeded-keys.ts';
 export type { ChaosOptions } from '../engine/chaos/index.ts';
+export {
+  createJournal,
+  type Journal,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalOptions,
+  type JournalSummary,
+  journalOf,
+} from '../engine/journal/index.ts';
 export type { EngineOptions } from '../engine/options.ts';
 export {
   type ExpectNoViolationsOptions,

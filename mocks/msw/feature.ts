@@ -2,15 +2,17 @@
 import type { AdminHost } from '../engine/admin/api.ts';
 import type { Chaos, ChaosOptions } from '../engine/chaos/index.ts';
 import type { EngineInterceptor } from '../engine/interceptors.ts';
+import type { Journal, JournalOptions } from '../engine/journal/index.ts';
 import type { EngineParts } from '../engine/parts.ts';
 import type { ViolationLog, ViolationLogOptions } from '../engine/violations/index.ts';
 
-export type FeatureName = 'violationLog' | 'chaos' | 'adminRoutes' | 'dataFiles' | 'choices';
+export type FeatureName = 'violationLog' | 'chaos' | 'adminRoutes' | 'dataFiles' | 'choices' | 'journal';
 
 export interface FeatureContext {
   readonly options: {
     readonly chaos?: ChaosOptions | undefined;
     readonly violationLog?: ViolationLogOptions | undefined;
+    readonly journal?: JournalOptions | undefined;
   };
   /** The engine's state and writes; read only when an admin operation runs (the engine comes after). */
   readonly host: Pick<AdminHost, 'state' | 'run'>;
@@ -24,6 +26,7 @@ export interface FeatureSetup {
   readonly admin?: object;
   readonly violationLog?: ViolationLog;
   readonly chaos?: Chaos;
+  readonly journal?: Journal;
 }
 
 export interface MswFeature {
@@ -40,6 +43,8 @@ export const FEATURE_ORDER: readonly FeatureName[] = [
   'adminRoutes',
   'dataFiles',
   'choices',
+  // Last: it records the final answer, after chaos and the violation log have done their part.
+  'journal',
 ];
 
 /**
@@ -52,6 +57,7 @@ export const FEATURE_ADMIN_METHODS: { readonly [F in FeatureName]: readonly stri
   adminRoutes: [],
   dataFiles: ['exportData', 'replaceData', 'mergeData'],
   choices: [],
+  journal: [],
 };
 
 /** The error a missing feature's operation throws: what is missing and the one line that adds it. */

@@ -19,6 +19,7 @@ import { createViolationsAdmin } from '../engine/admin/violations.ts';
 import { createChaos } from '../engine/chaos/index.ts';
 import { choicesPart } from '../engine/choices/part.ts';
 import { dataFilesPart } from '../engine/data-file/part.ts';
+import { createJournal } from '../engine/journal/index.ts';
 import { createViolationLog } from '../engine/violations/index.ts';
 import type { MswFeature } from './feature.ts';
 
@@ -55,5 +56,24 @@ export const chaos: MswFeature = {
   },
 };
 
+/**
+ * The request journal: `mock.journal` (or `journalOf(mock.engine.admin)`), and with `adminRoutes`
+ * `GET /__mock/journal`, which the dashboard reads. Options: `createHandlers({ journal: { capacity } })`.
+ */
+export const journal: MswFeature = {
+  name: 'journal',
+  setup: ({ options }) => {
+    const recorder = createJournal(options.journal);
+    return { interceptor: recorder, journal: recorder };
+  },
+};
+
 /** Every feature: what `createHandlers` carries in node. */
-export const allFeatures: readonly MswFeature[] = [violationLog, chaos, adminRoutes, dataFiles, choices];
+export const allFeatures: readonly MswFeature[] = [
+  violationLog,
+  chaos,
+  adminRoutes,
+  dataFiles,
+  choices,
+  journal,
+];

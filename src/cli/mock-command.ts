@@ -21,7 +21,9 @@ Options:
   --data <file>                  load a data file (docs/data-format.md); repeatable. Alone it replaces
                                  the generated set; with --seed or --actions it lies over it
   --self-check                   validate every response against the contract (500 on a mismatch)
-  --admin-token <token>          open /__mock/ to non-loopback clients presenting this token
+  --admin-token <token>          open /__mock/ to clients presenting this token (X-Mock-Admin-Token
+                                 or Authorization: Bearer); the way in behind a balancer. Also read
+                                 from CCA_MOCK_ADMIN_TOKEN (which, unlike a flag, ps does not show)
   --moderation-latency <v>       ms until a moderation case completes, or instant, or manual (default 3000)
   --clock <real|frozen>          real time (default) or a clock that moves only through /__mock/clock
   --no-answer-cache              compute every list, search and tag answer (default: remembered per
@@ -58,6 +60,22 @@ function latencyFlag(value: string | undefined): LatencyOption | undefined {
   if (value === undefined) return undefined;
   if (value === 'instant' || value === 'manual') return value;
   return integerFlag('moderation-latency', value, 0);
+}
+
+/**
+ * The admin token from the flag or the environment. An empty environment variable counts as unset (a
+ * shell's `VAR= cmd`); the flag and the variable must agree when both are given, so neither is ignored.
+ */
+function adminTokenOf(flag: string | undefined, env: string | undefined): string | undefined {
+  const fromEnv = env === undefined || env === '' ? undefined : env;
+  if (flag !== undefined && fromEnv !== undefined && flag !== fromEnv)
+    throw new UsageError('--admin-token and CCA_MOCK_ADMIN_TOKEN differ; give one');
+  const token = flag ?? fromEnv;
+  if (token !== undefined && token.length < 8)
+    throw new UsageError(
+      `the admin token (${flag === undefined ? 'CCA_MOCK_ADMIN_TOKEN' : '--admin-token'}) must have at least 8 characters`,
+    );
+  return token;
 }
 
 export const mockCommand: Command = {
@@ -115,6 +133,7 @@ export const mockCommand: Command = {
     const data = await readDataFiles(dataPaths);
     // With data files, the generated set is there only when asked for (--seed or --actions).
     const generated = dataPaths.length === 0 || values.seed !== undefined || values.actions !== undefined;
+    const adminToken = adminTokenOf(values['admin-token'], process.env['CCA_MOCK_ADMIN_TOKEN']);
     const engineOptions = {
       ...(generated
         ? {
@@ -124,7 +143,7 @@ export const mockCommand: Command = {
         : {}),
       ...(data.length === 0 ? {} : { data }),
       selfCheck: values['self-check'] ?? false,
-      adminToken: values['admin-token'] ?? null,
+      adminToken: adminToken ?? null,
       clock,
       rememberAnswers: values['no-answer-cache'] !== true,
       ...(latency === undefined ? {} : { moderation: { latency } }),
@@ -159,7 +178,7 @@ export const mockCommand: Command = {
         `  MCP (agents) : ${mock.url}/mcp (key as Authorization: Bearer <key> or X-API-Key)`,
         `  Agent docs   : ${mock.url}/llms.txt`,
         `  Dashboard    : ${mock.url}/__mock/ in a browser (request journal of the last ${journalSize} exchanges)`,
-        `  Admin API    : ${mock.url}/__mock/ (loopback${values['admin-token'] ? ' or X-Mock-Admin-Token' : ' only'})`,
+        `  Admin API    : ${mock.url}/__mock/ (loopback${adminToken === undefined ? ' only' : ' or X-Mock-Admin-Token'})`,
         `  Violations   : ${mock.url}/__mock/violations; ${sdk.summary}`,
         ...(persistent === undefined
           ? []

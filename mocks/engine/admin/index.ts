@@ -1,13 +1,13 @@
 /**
- * The admin API under `/__mock/`: not part of the service contract, answered only to loopback clients
- * or to requests carrying the admin token. Routes come from `routes.ts`.
+ * The admin API under `/__mock/`: not part of the service contract, answered under the access rule of
+ * `access.ts` (in-process handlers, loopback clients, or the admin token). Routes come from `routes.ts`.
  */
-import { constantTimeEqual } from '../auth/constant-time.ts';
 import { readJsonBody } from '../body.ts';
 import { errors } from '../errors.ts';
-import type { EngineRequest, RequestHeaders } from '../exchange.ts';
+import type { EngineRequest } from '../exchange.ts';
 import { isStoreUnavailable } from '../store/types.ts';
 import type { HandlerResult } from '../types.ts';
+import { adminAccess } from './access.ts';
 import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
 import type { AdminRoute } from './route.ts';
 
@@ -16,61 +16,8 @@ export { AdminError, createAdminApi, isAdminError } from './api.ts';
 export type { AdminContext, AdminResult, AdminRoute } from './route.ts';
 
 export const ADMIN_PREFIX = '/__mock/';
-export const ADMIN_TOKEN_HEADER = 'x-mock-admin-token';
-
-/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
-export function isLoopback(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4.startsWith('127.') || address === '::1' || address === '0:0:0:0:0:0:0:1';
-}
-
-function presentedToken(headers: RequestHeaders): string | null {
-  const header = headers.get(ADMIN_TOKEN_HEADER);
-  if (header !== null) return header;
-  const authorization = headers.get('authorization');
-  return authorization?.startsWith('Bearer ') ? authorization.slice(7) : null;
-}
-
-/** `localhost`, `*.localhost`, 127.0.0.0/8 or `[::1]`, with or without a port. */
-function isLoopbackHost(host: string): boolean {
-  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d*$/, '');
-  const lower = name.toLowerCase();
-  return lower === 'localhost' || lower.endsWith('.localhost') || isLoopback(lower);
-}
-
-/**
- * A browser page of another site must not drive or read the mock through the user's loopback: a
- * cross-site request carries its page's `Origin`, and a DNS-rebinding page a foreign `Host`. Either
- * header, when present, must name a loopback host (a front-end dev server on localhost may call the
- * admin API); requests without them (curl, Node clients, MSW in a page) are not affected.
- */
-function fromLoopbackPage(headers: RequestHeaders): boolean {
-  const host = headers.get('host');
-  if (host !== null && !isLoopbackHost(host)) return false;
-  const origin = headers.get('origin');
-  if (origin === null) return true;
-  try {
-    const { protocol, host: originHost } = new URL(origin);
-    return (protocol === 'http:' || protocol === 'https:') && isLoopbackHost(originHost);
-  } catch {
-    return false; // `null` (a sandboxed frame or a file) or garbage
-  }
-}
-
-/**
- * The admin access rule: a loopback client not sent by another site's page, or one presenting the
- * admin token (the dashboard's page and assets, served by the node adapter, follow it too).
- */
-export function adminAllowed(
-  remoteAddress: string | undefined,
-  headers: RequestHeaders,
-  token: string | null,
-): boolean {
-  const presented = token === null ? null : presentedToken(headers);
-  if (token !== null && presented !== null && constantTimeEqual(presented, token)) return true;
-  return isLoopback(remoteAddress) && fromLoopbackPage(headers);
-}
+export type { AdminAccess, AdminClient } from './access.ts';
+export { ADMIN_TOKEN_HEADER, adminAccess, adminAllowed, isLoopback, isLoopbackHost } from './access.ts';
 
 interface CompiledAdminRoute {
   readonly route: AdminRoute;
@@ -127,8 +74,8 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
 
   return async (request) => {
     const url = request.url;
-    if (!adminAllowed(request.remoteAddress, request.headers, options.adminToken))
-      return errors.adminForbidden();
+    const access = adminAccess(request, options.adminToken);
+    if (!access.allowed) return errors.adminForbidden(access.reason);
 
     const method = request.method;
     if (url.pathname === ADMIN_PREFIX && method === 'GET') return { status: 200, body: { routes: index } };

@@ -19,7 +19,7 @@ import { addUnknownFields } from './unknown-fields.ts';
 
 /** Counts since the chaos instance was created (or last given a seed). */
 export interface ChaosStats {
-  /** REST requests seen while a fault mode (latency, errors, drops) was on. */
+  /** REST requests seen while any mode was on (latency, errors, drops, big ids, unknown fields). */
   readonly requests: number;
   readonly delayed: number;
   /** Sum of the delays applied (ms). */
@@ -98,7 +98,6 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
     request.method !== 'OPTIONS' && REST_PATH.test(request.url.pathname);
 
   const injectFault = async (request: EngineRequest): Promise<EngineResponse | undefined> => {
-    counts.requests += 1;
     const latency = config.latency;
     if (latency !== null) {
       const ms = latency.minMs + faults.int(latency.maxMs - latency.minMs + 1);
@@ -129,10 +128,12 @@ export function createChaos(options: ChaosOptions = {}): Chaos {
       registerAliasResolver(host.admin, (id) => aliases.original(id));
     },
     onRequest(request) {
-      // With every fault mode off (the default of `cca-kit mock`) this is all a request pays: no promise.
-      if (config.latency === null && config.dropRate === 0 && config.errorRate === 0) return undefined;
+      // With every mode off (the default of `cca-kit mock`) this is all a request pays: no promise.
+      const faults = config.latency !== null || config.dropRate > 0 || config.errorRate > 0;
+      if (!faults && !config.bigIds && !config.unknownFields) return undefined;
       if (!isRest(request)) return undefined;
-      return injectFault(request);
+      counts.requests += 1;
+      return faults ? injectFault(request) : undefined;
     },
     rewriteRequest(request) {
       return config.bigIds && isRest(request) ? aliases.rewriteRequest(request) : undefined;

@@ -11,7 +11,7 @@
  * Content-Security-Policy lets it load and call only this origin, run no inline script and no eval.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ADMIN_PREFIX, adminAllowed } from '../../engine/admin/index.ts';
+import { ADMIN_PREFIX, adminAccess } from '../../engine/admin/index.ts';
 import { journalFilterOf } from '../../engine/admin/journal.ts';
 import type { Engine } from '../../engine/engine.ts';
 import { headersFromRecord } from '../../engine/exchange.ts';
@@ -102,11 +102,15 @@ export function createDashboardRoutes(engine: Engine, version = '0.1.0'): Dashbo
       const har = pathname === JOURNAL_HAR_PATH;
       if (!page && !asset && !har) return false;
       const headOnly = method === 'HEAD';
-      if (!adminAllowed(req.socket.remoteAddress, headersOf(req), engine.options.adminToken)) {
+      const access = adminAccess(
+        { remoteAddress: req.socket.remoteAddress, headers: headersOf(req) },
+        engine.options.adminToken,
+      );
+      if (!access.allowed) {
         sendJsonError(
           res,
           403,
-          'The mock dashboard answers only loopback clients or requests carrying the admin token (X-Mock-Admin-Token)',
+          `The mock dashboard answers only loopback clients or requests carrying the admin token (X-Mock-Admin-Token): ${access.reason}`,
           headOnly,
         );
         return true;

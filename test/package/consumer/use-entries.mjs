@@ -77,6 +77,20 @@ try {
   const anonymous = await fetch('https://api.example.test/v0/agents');
   assert.equal(anonymous.status, 401);
   seen.msw = { list: answer.status, anonymous: anonymous.status };
+  // The admin routes through the same handlers, as the docs show them: msw 3 puts the target's `host`
+  // on the request, and the in-process handlers must answer anyway.
+  const before = await (await fetch('https://api.example.test/__mock/clock')).json();
+  const advanced = await fetch('https://api.example.test/__mock/clock/advance', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: 60_000 }),
+  });
+  const after = await advanced.json();
+  assert.equal(advanced.status, 200, JSON.stringify(after));
+  assert.equal(after.clock.now - before.clock.now, 60_000);
+  const keys = await fetch('https://api.example.test/__mock/keys?organizationId=org_acme');
+  const reset = await fetch('https://api.example.test/__mock/reset', { method: 'POST' });
+  seen.mswAdmin = { advance: advanced.status, keys: keys.status, reset: reset.status };
 } finally {
   server.close();
 }

@@ -3,7 +3,7 @@
 // service alone, plus the features listed in `use`). It starts the MSW worker with the cca-kit
 // handlers, calls the mock under /api and writes what it saw into the page.
 import { createHandlers } from 'cca-kit/msw';
-import { dataFiles, violationLog } from 'cca-kit/msw/features';
+import { adminRoutes, dataFiles, journal, violationLog } from 'cca-kit/msw/features';
 import { setupWorker } from 'msw/browser';
 
 const violations = [];
@@ -40,7 +40,13 @@ try {
     );
   }
   const mock = createHandlers({ baseUrl: '/api', clock: 'frozen', selfCheck: true, use: [violationLog] });
-  await setupWorker(...mock.handlers).start({ quiet: true, serviceWorker: { url: '/mockServiceWorker.js' } });
+  // A second mock that asks for the admin routes and the journal: the page's own requests reach
+  // /__mock/ (the handlers are in-process; the browser's Origin on a POST does not matter).
+  const adminMock = createHandlers({ baseUrl: '/app-api', clock: 'frozen', use: [adminRoutes, journal] });
+  await setupWorker(...mock.handlers, ...adminMock.handlers).start({
+    quiet: true,
+    serviceWorker: { url: '/mockServiceWorker.js' },
+  });
   const key = mock.admin.listKeys('org_acme').find((k) => k.profile === 'reporting' && k.status === 'active');
   const list = await fetch('/api/v0/action/list?pageSize=3', { headers: { 'x-api-key': key.key } });
   const body = await list.json();
@@ -60,6 +66,18 @@ try {
   // The admin routes are a feature this page did not ask for: 404, naming it.
   const admin = await fetch('/api/__mock/keys');
   show('admin', `${admin.status} ${(await admin.text()).includes('adminRoutes')}`);
+  const advance = await fetch('/app-api/__mock/clock/advance', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ ms: 60000 }),
+  });
+  await fetch('/app-api/v0/agents');
+  const journalAnswer = await fetch('/app-api/__mock/journal');
+  const journalBody = await journalAnswer.json();
+  show(
+    'admin-routes',
+    `${advance.status} ${journalAnswer.status} ${journalBody.entries.map((e) => `${e.path} ${e.status}`).join(',')}`,
+  );
   const docs = await (await fetch('/api/docs/json')).json();
   show('docs', `${docs.openapi} ${Object.keys(docs.paths).length} ${docs.info.description}`);
   show(
