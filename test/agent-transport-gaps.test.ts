@@ -5,11 +5,14 @@
  * but no JSON-RPC message with -32600), then goes on serving.
  */
 import { spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeLine } from '../mocks/agent/server/stdio-wire.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import type { CliIo } from '../src/cli/io.ts';
+import { main } from '../src/cli/main.ts';
 import { ROOT } from './support/processes.ts';
-import { CLI_ARGS, seededKey } from './support/stdio-mcp.ts';
+import { CLI_ARGS, seededKey, stdioTransport } from './support/stdio-mcp.ts';
 
 let mock: MockServer;
 let key: string;
@@ -161,4 +164,22 @@ describe('stdio: malformed lines', () => {
     expect(messages.find((m) => m.id === 1)?.result).toBeDefined();
     expect(stderr).toMatch(/answered a malformed line with -32700/);
   }, 40_000);
+});
+
+describe('--docs-url', () => {
+  it('the instructions name the URL a proxying host gives; a URL that is not http(s) is a usage error', async () => {
+    const { transport } = stdioTransport(['--docs-url', 'https://docs.example.test/cca/llms.txt']);
+    const client = new Client({ name: 'docs-url', version: '1.0.0' });
+    await client.connect(transport);
+    expect(client.getInstructions()).toContain('Documentation: https://docs.example.test/cca/llms.txt');
+    await client.close();
+    const errors: string[] = [];
+    const io: CliIo = {
+      stdout: () => undefined,
+      stderr: (text) => errors.push(text),
+      signal: new AbortController().signal,
+    };
+    expect(await main(['mcp', '--stdio', '--docs-url', 'file:///etc/passwd'], io)).toBe(2);
+    expect(errors.join('')).toMatch(/--docs-url must be an http or https URL \(got file:\)/);
+  }, 30_000);
 });
