@@ -10,7 +10,7 @@ import { type AgentServer, createAgentServer } from '../mocks/agent/server/agent
 import { createEngine } from '../mocks/engine/index.ts';
 
 const START = readFileSync(new URL('../docs/agent-start.md', import.meta.url), 'utf8');
-const scripts = [...START.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+const scripts = [...START.matchAll(/```js(?: [^\n]*)?\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
 
 let agent: AgentServer;
 let client: Client;
