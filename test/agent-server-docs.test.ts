@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withoutExtensions, withoutMaintainerNotes } from '../mocks/agent/docs-host/pages.ts';
 import { createOperationRegistry } from '../mocks/agent/operations/index.ts';
 import { loadSkills } from '../mocks/agent/skills/index.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
@@ -50,16 +51,31 @@ describe('documentation host', () => {
     }
   });
 
-  it('AGENT-MCP-DOCS-LLMS-FULL-TXT: /llms-full.txt holds every Markdown page', async () => {
+  it('AGENT-MCP-DOCS-LLMS-FULL-TXT: /llms-full.txt holds every page of the Docs section, within 60 KB', async () => {
     const full = await (await fetch(`${mock.url}/llms-full.txt`)).text();
-    for (const page of mock.agent?.agent.docs.pages ?? []) expect(full).toContain(page.markdown.trimEnd());
+    const pages = mock.agent?.agent.docs.pages ?? [];
+    expect(pages.filter((p) => p.optional !== true).length).toBeGreaterThan(3);
+    for (const page of pages) {
+      if (page.optional === true) expect(full).not.toContain(page.markdown.trimEnd());
+      else expect(full).toContain(page.markdown.trimEnd());
+    }
+    // A model's context budget: the whole Docs section in one read.
+    expect(new TextEncoder().encode(full).byteLength).toBeLessThanOrEqual(60 * 1024);
+  });
+
+  it('served pages leave maintainer notes in the repository: no x-spec-gap, no repository paths', async () => {
+    for (const page of mock.agent?.agent.docs.pages ?? []) {
+      const text = await (await fetch(new URL(page.path, mock.url))).text();
+      expect(text, page.path).not.toMatch(/x-spec-gap/);
+      expect(text, page.path).not.toMatch(/`(?:mocks|src|test|suites|contract)\/[^`]*`/);
+    }
   });
 
   it('kept in step: every served tool, operation of the catalog, skill and AGENT-MCP rule is documented', async () => {
     const tools = await (await fetch(`${mock.url}/agent/docs/tools.md`)).text();
     for (const tool of mock.agent?.agent.tools.served ?? []) {
       expect(tools).toContain(`## ${tool.declaration.name}`);
-      expect(tools).toContain(JSON.stringify(tool.inputSchema, null, 2));
+      expect(tools).toContain(JSON.stringify(withoutExtensions(tool.inputSchema), null, 2));
     }
     const operations = await (await fetch(`${mock.url}/agent/docs/operations.md`)).text();
     for (const op of createOperationRegistry().list()) expect(operations).toContain(`## ${op.id}`);
@@ -73,10 +89,9 @@ describe('documentation host', () => {
       expect(rulesPage).toContain(`## ${rule.id}`);
     if (existsSync(GUIDE)) {
       const guide = await fetch(`${mock.url}/agent/docs/agent-interface.md`);
-      // Served as written, less what it marks for this repository's maintainers.
-      const forAgents = readFileSync(GUIDE, 'utf8').replace(
-        /<!-- maintainers -->[\s\S]*?<!-- \/maintainers -->\n?/g,
-        '',
+      // Served as written, less what it marks for this repository's maintainers and its repository notes.
+      const forAgents = withoutMaintainerNotes(
+        readFileSync(GUIDE, 'utf8').replace(/<!-- maintainers -->[\s\S]*?<!-- \/maintainers -->\n?/g, ''),
       );
       expect(await guide.text()).toBe(forAgents);
     }

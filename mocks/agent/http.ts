@@ -61,6 +61,8 @@ async function writeResponse(
   // cannot carry another request.
   if (!req.complete && !res.headersSent) headers.push('connection', 'close');
   res.writeHead(response.status, headers);
+  // An event stream's headers go out now, not with its first event, which may be minutes away.
+  if ((response.headers.get('content-type') ?? '').startsWith('text/event-stream')) res.flushHeaders();
   if (response.body === null) {
     res.end();
     return;

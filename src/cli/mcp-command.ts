@@ -6,8 +6,10 @@
  */
 import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { LLMS_TXT_PATH } from '../../mocks/agent/docs-host/index.ts';
 import { createAgentServer } from '../../mocks/agent/server/agent-server.ts';
 import { authenticateKey } from '../../mocks/agent/server/identity.ts';
+import { createStdioWire } from '../../mocks/agent/server/stdio-wire.ts';
 import { CHOICE_NAMES, choiceValues, describeChoices } from '../../mocks/engine/choices/index.ts';
 import { createEngine } from '../../mocks/engine/engine.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
@@ -38,13 +40,32 @@ ${CHOICE_NAMES.map((n) => `                           ${n}: ${choiceValues(n).jo
   --http-port <n|off>    loopback HTTP port of the same engine (default 0: any free port) serving the
                          reply confirmation page review_reply links to, the REST API and /__mock/
                          (admin); off: none, and review_reply has no link
+  --docs-url <url>       the docs index URL the server instructions give the model (default: the
+                         llms.txt of the loopback HTTP port above); for a host that proxies it
   --list-keys            print the engine's API keys and the tools each may use, then exit
   --list-tools           print the tools per key profile (contract/agent/tools.json), then exit
 ${EXECUTE_USAGE}
   -h, --help             show this help
 
-Example (a desktop client's server entry):
-  { "command": "npx", "args": ["cca-kit", "mcp", "--stdio"], "env": { "CCA_API_KEY": "<key>" } }`;
+Examples (a desktop client's server entry; docs/agent-interface.md "Desktop hosts"):
+  a checkout:         { "command": "node", "args": ["/abs/path/cca-kit/bin/cca-kit.js", "mcp", "--stdio"],
+                        "env": { "CCA_API_KEY": "<key>" } }
+  an installed copy:  { "command": "npx", "args": ["--prefix", "/abs/dir", "cca-kit", "mcp", "--stdio"],
+                        "env": { "CCA_API_KEY": "<key>" } }`;
+
+/** The docs URL a host proxies: an absolute http(s) URL, or a usage error naming what is wrong. */
+function docsUrlFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--docs-url must be an absolute http(s) URL (got ${JSON.stringify(value)})`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`--docs-url must be an http or https URL (got ${url.protocol})`);
+  return url.href;
+}
 
 /** Resolves when stdin ends (the client went away) or the command is stopped. */
 function untilDone(signal: AbortSignal): Promise<void> {
@@ -73,6 +94,7 @@ export const mcpCommand: Command = {
         data: { type: 'string', multiple: true },
         choice: { type: 'string', multiple: true },
         'http-port': { type: 'string' },
+        'docs-url': { type: 'string' },
         'list-keys': { type: 'boolean' },
         'list-tools': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -135,6 +157,7 @@ export const mcpCommand: Command = {
       );
       return 0;
     }
+    const docsUrl = docsUrlFlag(values['docs-url']);
     if (values.stdio !== true) throw new UsageError('cca-kit mcp serves over stdio only: pass --stdio');
 
     const key = process.env['CCA_API_KEY'] ?? '';
@@ -157,7 +180,13 @@ export const mcpCommand: Command = {
             agent: { sandbox },
           });
     const agent = createAgentServer(engine, { sandbox });
-    const handle = serveStdio(() => agent.serverForKey(key, http?.url ?? null), {
+    const docsIndex = docsUrl ?? (http === undefined ? null : `${http.url}${LLMS_TXT_PATH}`);
+    const wire = createStdioWire({
+      onRefused: (code, message) =>
+        io.stderr(`cca-kit mcp: answered a malformed line with ${code}: ${message}\n`),
+    });
+    const handle = serveStdio(() => agent.serverForKey(key, http?.url ?? null, docsIndex), {
+      transport: wire,
       onerror: (error) => io.stderr(`cca-kit mcp: ${error.message}\n`),
     });
     if (http !== undefined)

@@ -1,4 +1,5 @@
 import type { Keys } from '../client/types.ts';
+import { MCP_REVISIONS, type McpRevision } from './mcp/endpoint.ts';
 import type { ProgressEvent } from './report.ts';
 
 /** Where a run goes: a base URL and the keys it may use. */
@@ -14,6 +15,8 @@ export interface Target {
   readonly onPoll?: () => Promise<void>;
   /** The agent interface (MCP, Streamable HTTP) endpoint; default `<baseUrl>/mcp`. */
   readonly mcpUrl?: string;
+  /** The MCP revision the agent laws speak (2025-11-25 sessions or stateless 2026-07-28); default 2025-11-25. */
+  readonly mcpRevision?: McpRevision;
 }
 
 export interface ConformanceOptions {
@@ -66,7 +69,8 @@ export interface Baseline {
 }
 
 export interface NormalizedOptions {
-  readonly target: Required<Pick<Target, 'baseUrl' | 'keys' | 'now' | 'mcpUrl'>> & Pick<Target, 'onPoll'>;
+  readonly target: Required<Pick<Target, 'baseUrl' | 'keys' | 'now' | 'mcpUrl' | 'mcpRevision'>> &
+    Pick<Target, 'onPoll'>;
   readonly seed: number;
   readonly runs: number;
   readonly only: readonly string[];
@@ -86,6 +90,17 @@ export interface NormalizedOptions {
 }
 
 /** True for 127.0.0.0/8, ::1 and localhost. */
+/** The revision option checked once: one of MCP_REVISIONS, or a TypeError naming the choices. */
+function mcpRevisionOf(value: string | undefined): McpRevision {
+  if (value === undefined) return '2025-11-25';
+  const known = MCP_REVISIONS.find((r) => r === value);
+  if (known === undefined)
+    throw new TypeError(
+      `target.mcpRevision must be one of ${MCP_REVISIONS.join(', ')}, got ${JSON.stringify(value)}`,
+    );
+  return known;
+}
+
 export function isLoopback(baseUrl: string): boolean {
   const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -131,6 +146,7 @@ export function normalizeOptions(options: ConformanceOptions): NormalizedOptions
     target: {
       baseUrl,
       mcpUrl,
+      mcpRevision: mcpRevisionOf(options.target.mcpRevision),
       keys: options.target.keys,
       now: options.target.now ?? (() => Date.now()),
       ...(options.target.onPoll === undefined ? {} : { onPoll: options.target.onPoll }),

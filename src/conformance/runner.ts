@@ -348,7 +348,7 @@ export async function runConformance(
         lawId: law.id,
         ruleIds: law.ruleIds,
         client: view,
-        mcp: { url: opts.target.mcpUrl, client: mcpView },
+        mcp: { url: opts.target.mcpUrl, client: mcpView, revision: opts.target.mcpRevision },
         contract: deps.contract,
         seed: opts.seed,
         runs: opts.runs,

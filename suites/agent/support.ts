@@ -18,14 +18,17 @@ export class Absent extends Error {
 function withExchanges(ctx: LawContext, mark: number, error: unknown): unknown {
   if (error instanceof Absent) return error;
   const exchanges = ctx.mcp.client.log.slice(mark);
+  // A finding names the revision it was found over: a deployment may serve one right, the other wrong.
+  const revision = `[MCP ${ctx.mcp.revision ?? '2025-11-25'}]`;
   if (error instanceof Violation) {
     if (error.exchanges.length === 0) error.exchanges = exchanges.length > 0 ? exchanges : ctx.client.log;
+    if (!error.message.startsWith('[MCP ')) error.message = `${revision} ${error.message}`;
     return error;
   }
   const v = new Violation(
     ctx.ruleIds[0] ?? 'unknown',
     `error:${error instanceof Error ? error.name : 'unknown'}`,
-    `check crashed: ${error instanceof Error ? error.message : String(error)}`,
+    `${revision} check crashed: ${error instanceof Error ? error.message : String(error)}`,
   );
   v.exchanges = exchanges;
   return v;

@@ -5,6 +5,7 @@
  * deployment's behaviour, as a broken sandbox bridge would. Controls are changes that are not faults.
  */
 import type { Keys } from '../../src/client/types.ts';
+import type { McpRevision } from '../../src/conformance/mcp/endpoint.ts';
 import { isObj, type Json, type ProxyFault } from './agent-proxy.ts';
 
 export interface AgentMutant {
@@ -13,9 +14,24 @@ export interface AgentMutant {
   /** Rules the suite may name (the first is the one it should). Empty for controls. */
   readonly expect: readonly string[];
   readonly control?: true;
+  /**
+   * A fault in this MCP revision only: the suite must find it when it speaks this revision and must
+   * not charge it to a deployment over the other one.
+   */
+  readonly revision?: McpRevision;
   /** `target` is the mock's origin behind the proxy. */
   fault(keys: Keys, target: string): ProxyFault;
 }
+
+/**
+ * Whether a request is of the stateless 2026-07-28 revision: its `_meta` carries the per-request
+ * protocol-version claim (2025-11-25 requests have no such key; they ride a session).
+ */
+const stateless = (m: Json | undefined): boolean => {
+  const params = m?.['params'];
+  const meta = isObj(params) ? params['_meta'] : undefined;
+  return isObj(meta) && Object.keys(meta).some((k) => /protocolversion/i.test(k));
+};
 
 const toolName = (m: Json): string | undefined =>
   m['method'] === 'tools/call' && isObj(m['params']) ? String(m['params']['name']) : undefined;
@@ -531,6 +547,50 @@ return r;`,
               result: {
                 ...m['result'],
                 structuredContent: { ...m['result']['structuredContent'], xCcaExtra: 'ok' },
+              },
+            }
+          : m,
+    }),
+  },
+  {
+    id: 'stateless-tool-outside-the-spec',
+    description:
+      'over the stateless 2026-07-28 revision only, tools/list offers a tool that is not one of the seven of 4.18 (2025-11-25 sessions are right)',
+    expect: ['AGENT-MCP-TOOLS-ONLY-SPEC-NAMES'],
+    revision: '2026-07-28',
+    fault: () => ({
+      response: (m, request) =>
+        stateless(request) &&
+        request?.['method'] === 'tools/list' &&
+        isObj(m['result']) &&
+        Array.isArray(m['result']['tools'])
+          ? {
+              ...m,
+              result: {
+                ...m['result'],
+                tools: [...m['result']['tools'], { name: 'delete_action', inputSchema: { type: 'object' } }],
+              },
+            }
+          : m,
+    }),
+  },
+  {
+    id: 'sessions-tool-outside-the-spec',
+    description:
+      'over 2025-11-25 sessions only, tools/list offers a tool that is not one of the seven of 4.18 (the stateless revision is right)',
+    expect: ['AGENT-MCP-TOOLS-ONLY-SPEC-NAMES'],
+    revision: '2025-11-25',
+    fault: () => ({
+      response: (m, request) =>
+        !stateless(request) &&
+        request?.['method'] === 'tools/list' &&
+        isObj(m['result']) &&
+        Array.isArray(m['result']['tools'])
+          ? {
+              ...m,
+              result: {
+                ...m['result'],
+                tools: [...m['result']['tools'], { name: 'delete_action', inputSchema: { type: 'object' } }],
               },
             }
           : m,

@@ -2,6 +2,7 @@
  * Runs the agent laws against each agent mutant (our mock behind the fault proxy) and reports whether
  * the suite found the fault naming one of the expected rules; controls must pass the whole agent suite.
  */
+import type { McpRevision } from '../../src/conformance/mcp/endpoint.ts';
 import type { ConformanceReport } from '../../src/conformance/report.ts';
 import { defaultDeps, runConformance, selects } from '../../src/conformance/runner.ts';
 import { agentLaws } from '../agent/index.ts';
@@ -25,6 +26,8 @@ export interface AgentHarnessOptions {
   readonly runs?: number;
   /** Faults: run only the laws naming an expected rule (fast). Controls always run every agent law. */
   readonly targeted?: boolean;
+  /** The MCP revision the agent laws speak; default the mutant's own revision, else 2025-11-25. */
+  readonly mcpRevision?: McpRevision;
 }
 
 export async function runAgentMutant(
@@ -45,7 +48,12 @@ export async function runAgentMutant(
         : agentLaws;
     const report = await runConformance(
       {
-        target: { ...running.target, baseUrl: proxy.url, keys },
+        target: {
+          ...running.target,
+          baseUrl: proxy.url,
+          keys,
+          mcpRevision: options.mcpRevision ?? mutant.revision ?? '2025-11-25',
+        },
         seed: options.seed ?? 7,
         runs: options.runs ?? 5,
       },

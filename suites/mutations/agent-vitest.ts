@@ -13,6 +13,16 @@ export function describeAgentMutants(part: number, parts: number): void {
         const result = await runAgentMutant(mutant, { targeted: true });
         const shown = `${mutant.description}\nfailed: ${result.failedRules.join(', ') || 'none'}; not run: ${result.notRun.join(', ') || 'none'}\n${renderConsoleReport({ ...result.report, rules: [] }, [])}`;
         expect(result.ok, shown).toBe(true);
+        if (mutant.revision === undefined) return;
+        // A fault in one revision only is not charged to a deployment judged over the other.
+        const other = await runAgentMutant(mutant, {
+          targeted: true,
+          mcpRevision: mutant.revision === '2026-07-28' ? '2025-11-25' : '2026-07-28',
+        });
+        expect(
+          other.failedRules.filter((r) => mutant.expect.includes(r)),
+          'the other revision',
+        ).toEqual([]);
       });
     }
   });

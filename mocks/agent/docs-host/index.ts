@@ -20,27 +20,34 @@ export interface DocsHost {
 export const LLMS_TXT_PATH = '/llms.txt';
 export const LLMS_FULL_TXT_PATH = '/llms-full.txt';
 
+const link = (page: DocPage): string => `- [${page.title}](${page.path}): ${page.summary}`;
+
 function renderIndex(pages: readonly DocPage[]): string {
   return [
     '# cca-kit: Customer-Conversation Analytics Service (mock)',
     '',
     '> A REST API (`/v0`, key in `X-API-Key`) and an agent interface (MCP at `/mcp`: list_skills, read_skill, read_skill_file, execute, prepare_reply, review_reply, open_reply) over one engine. Replies an agent prepares are sent only after a human confirms them.',
     '',
-    'Start with the agent interface guide, then the tools your key may use. Inside `execute`, `spec()` lists the operations at run time; the schemas below are the same data.',
+    'Start with "Start here", then the tools your key may use. Inside `execute`, `spec()` lists the operations at run time; the schemas below are the same data. llms-full.txt is the Docs section in one text; the Optional pages are longer reference.',
     '',
     '## Docs',
     '',
-    ...pages.map((page) => `- [${page.title}](${page.path}): ${page.summary}`),
+    ...pages.filter((page) => page.optional !== true).map(link),
     '',
     '## Optional',
     '',
+    ...pages.filter((page) => page.optional === true).map(link),
     '- [OpenAPI JSON](/docs/json): the machine-readable REST contract',
     '',
   ].join('\n');
 }
 
+/** The Docs section in one text, sized for a model's context (the Optional pages are left out). */
 function renderFull(pages: readonly DocPage[]): string {
-  return pages.map((page) => `<!-- ${page.path} -->\n${page.markdown.trimEnd()}\n`).join('\n');
+  return pages
+    .filter((page) => page.optional !== true)
+    .map((page) => `<!-- ${page.path} -->\n${page.markdown.trimEnd()}\n`)
+    .join('\n');
 }
 
 function textResponse(body: string, contentType: string, head: boolean): Response {

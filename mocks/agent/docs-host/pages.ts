@@ -19,6 +19,11 @@ export interface DocPage {
   /** One line for llms.txt. */
   readonly summary: string;
   readonly markdown: string;
+  /**
+   * Listed under "Optional" in llms.txt and left out of llms-full.txt: the longer reference a model
+   * reads only when the pages above do not answer (the llms.txt format's own convention).
+   */
+  readonly optional?: boolean;
 }
 
 export interface PageSources {
@@ -27,6 +32,23 @@ export interface PageSources {
 }
 
 const fence = (value: unknown): string => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
+
+/**
+ * A schema as a model needs it: the `x-` extensions (the contract's `x-spec-gap` notes on what the
+ * specification leaves unstated) are maintainers' text and stay in the repository.
+ */
+export function withoutExtensions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutExtensions);
+  if (typeof value !== 'object' || value === null) return value;
+  const kept: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value))
+    if (!key.startsWith('x-')) kept[key] = withoutExtensions(inner);
+  return kept;
+}
+
+/** A compact schema in a fence: one line, no extensions (the operations page holds many). */
+const compactFence = (value: unknown): string =>
+  `\`\`\`json\n${JSON.stringify(withoutExtensions(value))}\n\`\`\``;
 
 function toolsPage({ contract, tools }: PageSources): string {
   const lines = ['# Agent tools (MCP)', ''];
@@ -49,15 +71,8 @@ function toolsPage({ contract, tools }: PageSources): string {
       lines.push('Not served by this build yet.');
       continue;
     }
-    lines.push(
-      'Input schema:',
-      '',
-      fence(served.inputSchema),
-      '',
-      'Output schema:',
-      '',
-      fence(served.outputSchema),
-    );
+    // The output schema is in tools/list, where a client reads it; here it would double the page.
+    lines.push('Arguments:', '', fence(withoutExtensions(served.inputSchema)));
   }
   return lines.join('\n');
 }
@@ -78,7 +93,10 @@ function failuresPage({ contract }: PageSources): string {
       }
     ).kinds ?? [];
   for (const k of kinds) lines.push(`| ${k.kind} | ${k.code} | ${k.section ?? 'mock'} | ${k.summary} |`);
-  lines.push('', '## Schema', '', fence(contract.schemaAt('failures.json', '/schema')));
+  lines.push(
+    '',
+    "Every failure has `kind`, `code` and `message`; `invalid_input` adds `field`, a JSON pointer to the argument that is wrong. The full schema is the failure branch of each tool's output schema in tools/list.",
+  );
   return lines.join('\n');
 }
 
@@ -97,7 +115,7 @@ function operationsPage({ contract }: PageSources): string | undefined {
   const lines = [
     '# Operations behind execute',
     '',
-    'Inside `execute`, `spec()` lists these (id, summary, effect) and `spec(id)` returns the schemas below; `await call(id, input)` validates the input against them first. A write needs a key with the `write` scope.',
+    "Inside `execute`, `spec()` lists these (id, summary, effect) and `spec(id)` returns one's input and output schemas; `await call(id, input)` validates the input against the schema below first. A write needs a key with the `write` scope.",
     '',
     '| id | effect | summary |',
     '|---|---|---|',
@@ -110,13 +128,9 @@ function operationsPage({ contract }: PageSources): string | undefined {
       '',
       op.summary,
       '',
-      'Input:',
+      'Input (the output schema: `spec(id)`):',
       '',
-      fence(op.inputSchema),
-      '',
-      'Output:',
-      '',
-      fence(op.outputSchema),
+      compactFence(op.inputSchema),
     );
   }
   return lines.join('\n');
@@ -142,7 +156,7 @@ function rulesPage(): string {
   const lines = [
     '# Agent interface rules',
     '',
-    'The normative statements of the agent interface, from the rules catalog (`contract/rules.json`), with their stable ids. `check` says how a client can verify a rule: `live` on any deployment, `live-write` needs writes, `mock-only` needs control of the server. A `spec gap` is what the specification leaves unstated.',
+    'The normative statements of the agent interface, from the rules catalog, with their stable ids. `check` says how a client can verify a rule: `live` on any deployment, `live-write` needs writes, `mock-only` needs control of the server.',
   ];
   for (const rule of rules) {
     if (!rule.id.startsWith('AGENT-MCP-') || rule.retired === true) continue;
@@ -152,7 +166,6 @@ function rulesPage(): string {
       '',
       `${rule.statement} (section ${rule.section}, ${rule.kind}, ${rule.check})`,
     );
-    if (rule.specGap !== undefined) lines.push('', `Spec gap: ${rule.specGap}`);
   }
   return lines.join('\n');
 }
@@ -185,6 +198,26 @@ function forAgents(markdown: string | undefined): string | undefined {
   return markdown?.replace(/<!-- maintainers -->[\s\S]*?<!-- \/maintainers -->\n?/g, '');
 }
 
+/** A repository path or a contract extension: text for the people who change this repository. */
+const MAINTAINER_TEXT =
+  /x-spec-gap|`(?:mocks|src|test|suites|contract|scripts|bench|fixtures)\/|`docs\/[^`]*\.md`|\bREADME\b/;
+
+/**
+ * A repository page as served: paragraphs, list items and table rows that name repository paths or
+ * `x-spec-gap` notes are left out (the page in docs/ keeps them). Fenced blocks are kept whole.
+ */
+export function withoutMaintainerNotes(markdown: string): string {
+  const kept: string[] = [];
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    if (!fenced && !line.startsWith('```') && MAINTAINER_TEXT.test(line) && !line.startsWith('#')) continue;
+    // A heading stays, less its note on where the contract marks the gap.
+    kept.push(line.startsWith('#') ? line.replace(/\s*\(`x-spec-gap`[^)]*\)/, '') : line);
+  }
+  return kept.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
 /** A page of docs/, from the source tree or beside the built package; undefined when absent. */
 function docsFile(name: string): string | undefined {
   for (const relative of [`../../../docs/${name}`, `../../../../docs/${name}`]) {
@@ -197,9 +230,17 @@ function docsFile(name: string): string | undefined {
   return undefined;
 }
 
-/** Every page, in llms.txt order. */
+/** Every page, in llms.txt order (the optional ones last there). */
 export function buildPages(sources: PageSources): readonly DocPage[] {
   const pages: DocPage[] = [];
+  const start = docsFile('agent-start.md');
+  if (start !== undefined)
+    pages.push({
+      path: '/agent/docs/start.md',
+      title: 'Start here',
+      summary: 'What to call, in what order, with examples: skills, execute, paging, replies, failures.',
+      markdown: start,
+    });
   const guide = forAgents(docsFile('agent-interface.md'));
   if (guide !== undefined)
     pages.push({
@@ -207,7 +248,8 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
       title: 'Agent interface guide',
       summary:
         'How the mock honours every statement of spec 4.18, every choice where the spec is silent, limits and flags.',
-      markdown: guide,
+      markdown: withoutMaintainerNotes(guide),
+      optional: true,
     });
   // The guide links it: the reply lifecycle and the confirmation page.
   const replies = forAgents(docsFile('agent-replies.md'));
@@ -217,7 +259,8 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
       title: 'The reply lifecycle',
       summary:
         'A reply request from draft to delivered / failed / unknown: the tools, the states and moves, what an agent does in each state (the confirmation page has a page of its own).',
-      markdown: replies,
+      markdown: withoutMaintainerNotes(replies),
+      optional: true,
     });
   const confirmation = forAgents(docsFile('agent-confirmation.md'));
   if (confirmation !== undefined)
@@ -226,7 +269,8 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
       title: 'The confirmation page',
       summary:
         'Where a person approves or rejects a reply review_reply linked to: what the page shows, what decides, what is refused; an agent never opens the link itself.',
-      markdown: confirmation,
+      markdown: withoutMaintainerNotes(confirmation),
+      optional: true,
     });
   pages.push({
     path: '/agent/docs/tools.md',
@@ -260,8 +304,9 @@ export function buildPages(sources: PageSources): readonly DocPage[] {
     {
       path: '/agent/docs/rules.md',
       title: 'Agent interface rules',
-      summary: 'The AGENT-MCP-* rules with stable ids, sections, checks and spec gaps.',
+      summary: 'The AGENT-MCP-* rules with stable ids, sections and checks.',
       markdown: rulesPage(),
+      optional: true,
     },
     {
       path: '/agent/docs/rest.md',

@@ -56,7 +56,7 @@ export interface AgentServer {
    * A fresh SDK server for a key; the key is checked again before each tool call. Throws
    * `AgentAuthError` for a missing, unknown, expired or revoked key.
    */
-  serverForKey(key: string, publicOrigin?: string | null): McpServer;
+  serverForKey(key: string, publicOrigin?: string | null, docsUrl?: string | null): McpServer;
   /**
    * Connects a server for the key to a linked in-memory pair and returns the client's side: hand it
    * to an SDK `Client`'s `connect`.
@@ -104,13 +104,14 @@ export function createAgentServer(engine: Engine, options: AgentServerOptions = 
   });
   const linked: InMemoryTransport[] = [];
 
-  function serverForKey(key: string, publicOrigin: string | null = null): McpServer {
+  function serverForKey(key: string, publicOrigin: string | null = null, docsUrl?: string | null): McpServer {
     const auth = authenticateKey(engine, key);
     if (!auth.ok) throw new AgentAuthError(auth.reason);
     return createMcpServerFor(auth.identity, {
       engine,
       tools,
       publicOrigin,
+      ...(docsUrl === undefined ? {} : { docsUrl }),
       recheck: () => {
         const again = authenticateKey(engine, key);
         return again.ok ? undefined : again.reason;

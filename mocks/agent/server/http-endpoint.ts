@@ -24,6 +24,7 @@ import {
 import type { Engine } from '../../engine/engine.ts';
 import type { AgentIdentity } from '../types.ts';
 import { authenticateRequest, unauthorizedResponse } from './identity.ts';
+import { withKeepAlive } from './keep-alive.ts';
 import { createMcpServerFor } from './mcp-server.ts';
 import { createOriginGuard, type OriginGuardOptions } from './origin-guard.ts';
 import type { ToolSet } from './tool-set.ts';
@@ -35,12 +36,15 @@ export interface McpEndpointLimits {
   readonly maxSessions: number;
   /** A session unused this long is closed (ms). */
   readonly sessionIdleMs: number;
+  /** Interval of the SSE comments on a session's `GET /mcp` stream (ms); the first goes out at once. */
+  readonly keepAliveMs: number;
 }
 
 export const DEFAULT_MCP_LIMITS = {
   maxBodyBytes: 1_048_576,
   maxSessions: 256,
   sessionIdleMs: 30 * 60_000,
+  keepAliveMs: 15_000,
 } as const satisfies McpEndpointLimits;
 
 export interface McpEndpointOptions {
@@ -203,7 +207,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       if (session.key !== auth.key)
         return jsonRpcError(403, -32000, 'This session was opened with another API key');
       session.lastUsed = Date.now();
-      return session.transport.handleRequest(request);
+      const answer = await session.transport.handleRequest(request);
+      return request.method === 'GET' ? withKeepAlive(answer, limits.keepAliveMs) : answer;
     }
 
     let body: unknown;

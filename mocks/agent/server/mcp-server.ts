@@ -25,7 +25,7 @@ import type { ServedTool, ToolSet } from './tool-set.ts';
 export const SERVER_NAME = 'cca-kit-agent';
 export const SERVER_VERSION = '0.1.0';
 
-const INSTRUCTIONS = [
+const INSTRUCTIONS_BODY = [
   'Customer-Conversation Analytics Service, agent interface (cca-kit mock).',
   'Read the playbooks first: list_skills, then read_skill.',
   'execute runs a JavaScript body: `await call(operationId, input)` returns an operation output and throws an Error on failure;',
@@ -33,8 +33,19 @@ const INSTRUCTIONS = [
   'save `nextCursor` to resume long exports in a later execute call.',
   'Replies: prepare_reply, then review_reply answers approval_required with a link where a human confirms;',
   'this is not a success. Read the state with open_reply; never resend after an unknown delivery state.',
-  'Documentation: /llms.txt on the same origin.',
 ].join(' ');
+
+/**
+ * The instructions end with where the documentation is, as an absolute URL: a model over stdio has no
+ * origin to resolve a relative path against, and never sees the stderr line that names the port.
+ */
+export function instructionsFor(docsUrl: string | null): string {
+  const docs =
+    docsUrl === null
+      ? 'Documentation: not reachable from this connection (no HTTP port); tools/list and spec() describe everything.'
+      : `Documentation: ${docsUrl} (an llms.txt index of Markdown pages; a plain HTTP GET, no key).`;
+  return `${INSTRUCTIONS_BODY} ${docs}`;
+}
 
 /** What a server instance needs besides its identity. */
 export interface McpServerSetup {
@@ -42,6 +53,8 @@ export interface McpServerSetup {
   readonly tools: ToolSet;
   /** The origin links are built on (confirmation pages); null when there is none (in process, stdio). */
   readonly publicOrigin: string | null;
+  /** The absolute URL of the docs index named in the instructions; default: `<publicOrigin>/llms.txt`. */
+  readonly docsUrl?: string | null;
   /**
    * Checked before each tool call, so a key revoked or expired during a session fails at once (spec
    * 5.6); undefined means the key is still good.
@@ -131,7 +144,16 @@ async function callTool(
 export function createMcpServerFor(identity: AgentIdentity, setup: McpServerSetup): McpServer {
   const mcp = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'cca-kit: Customer-Conversation Analytics (mock)' },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: false } },
+      instructions: instructionsFor(
+        setup.docsUrl !== undefined
+          ? setup.docsUrl
+          : setup.publicOrigin === null
+            ? null
+            : `${setup.publicOrigin}/llms.txt`,
+      ),
+    },
   );
   const tools = setup.tools.forIdentity(identity);
   const byName = new Map(tools.map((tool) => [tool.declaration.name, tool]));

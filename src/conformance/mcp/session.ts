@@ -70,9 +70,17 @@ export class McpSession {
   ) {}
 
   static async open(endpoint: McpEndpoint, auth: Auth): Promise<McpSession> {
+    // The stateless revision is pinned, never negotiated: a deployment that does not serve it fails
+    // the connect, and the law says so, instead of being judged on the other revision unnoticed.
     const client = new Client(
       { name: 'cca-kit-conform', version: '1' },
-      { capabilities: {}, jsonSchemaValidator: acceptAnything },
+      {
+        capabilities: {},
+        jsonSchemaValidator: acceptAnything,
+        ...(endpoint.revision === '2026-07-28'
+          ? { versionNegotiation: { mode: { pin: '2026-07-28' } } }
+          : {}),
+      },
     );
     const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
       fetch: conformanceFetch(endpoint, auth),
