@@ -595,6 +595,21 @@ export const MUTANTS: readonly Mutant[] = [
         }),
       ),
   },
+  {
+    id: 'list-dates-parsed-leniently',
+    description: 'the action list reads from/to with Date.parse, accepting near misses such as 2024-1-1',
+    expect: ['LIST-FROM-ISO-8601'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => {
+          for (const name of ['from', 'to']) {
+            const value = q.get(name);
+            const t = value === null ? Number.NaN : Date.parse(value);
+            if (value !== null && Number.isFinite(t)) q.set(name, new Date(t).toISOString());
+          }
+        }),
+      ),
+  },
   // ---------------------------------------------------------------- controls: not faults
   {
     id: 'control-extra-unknown-field',
