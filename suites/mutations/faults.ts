@@ -610,6 +610,12 @@ export const MUTANTS: readonly Mutant[] = [
         }),
       ),
   },
+  {
+    id: 'docs-page-without-document',
+    description: 'GET /docs is an HTML page that never loads the OpenAPI document',
+    expect: ['DOCS-SWAGGER-UI'],
+    hook: () => rewriteText(['getSwaggerUi'], (t) => t.replaceAll('/docs/json', '/docs/none')),
+  },
   // ---------------------------------------------------------------- controls: not faults
   {
     id: 'control-extra-unknown-field',
