@@ -5,7 +5,7 @@ import type { Law } from '../../src/conformance/law.ts';
 import { provenUnknown } from './assume.ts';
 import { isolationLaws } from './isolation.ts';
 import { jsonMediaType } from './media-type.ts';
-import { arr, call, expectConforming, obj, str } from './support.ts';
+import { arr, call, expectConforming, obj } from './support.ts';
 
 const UNKNOWN_RULE: Readonly<Record<string, string>> = {
   getAction: 'DETAIL-UNKNOWN-ID-404',
