@@ -326,3 +326,30 @@ describe('laws and the rules catalog', () => {
     expect(new Set(allLaws.map((l) => l.id)).size).toBe(allLaws.length);
   });
 });
+
+describe('mock-only rules on a live target', () => {
+  it('a rule whose catalog check is mock-only is never reported as a passed must, even when a passing law names it', async () => {
+    // ORG-MODERATION-EXTERNALID-PER-ORGANIZATION: audited `must`, but checked on the mock only.
+    const id = 'ORG-MODERATION-EXTERNALID-PER-ORGANIZATION';
+    const laws: Law[] = [
+      {
+        id: 'u.names-mock-only',
+        group: 'u',
+        title: 'p',
+        ruleIds: [id],
+        needs: { keys: [] },
+        run: async () => ({ kind: 'passed', ruleIds: [id], checks: 3 }),
+      },
+    ];
+    const report = await runConformance(
+      { target: { baseUrl: 'http://127.0.0.1:9', keys: {} }, seed: 1 },
+      { laws, contract, rules: [{ id, title: id, section: '1', check: 'mock-only' }] },
+    );
+    const rule = report.rules.find((r) => r.ruleId === id);
+    expect({ level: rule?.level, status: rule?.status }).toEqual({
+      level: 'mock-only',
+      status: 'not-covered',
+    });
+    expect(renderConsoleReport(report)).not.toMatch(new RegExp(`pass\\s+must\\s+${id}`));
+  });
+});

@@ -141,6 +141,20 @@ function leavesOf(s: SchemaObject, path: readonly (string | number)[], opts: Req
     if (s.format === 'date-time' || s.format === 'date' || s.format === 'uri' || s.format === 'url') {
       out.push({ constraint: 'format', valid: false, value: 'not a valid value', note: `not a ${s.format}` });
     }
+    // A date given as a format or as a date-shaped pattern: the near misses a lenient parser such as
+    // Date.parse accepts, each refused by the constraint itself (a pattern keeps only those it rejects).
+    const datePattern = s.pattern !== undefined && new RegExp(s.pattern, 'u').test('2024-01-01');
+    if (s.format === 'date-time' || s.format === 'date' || datePattern) {
+      for (const near of DATE_NEAR_MISSES) {
+        if (s.pattern !== undefined && new RegExp(s.pattern, 'u').test(near)) continue;
+        out.push({
+          constraint: 'format',
+          valid: false,
+          value: near,
+          note: `date near miss ${JSON.stringify(near)}`,
+        });
+      }
+    }
     const offPattern = 'cca conform: not matching';
     if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(offPattern)) {
       out.push({
@@ -158,6 +172,14 @@ function leavesOf(s: SchemaObject, path: readonly (string | number)[], opts: Req
   }
   return out;
 }
+
+/** Not ISO 8601, yet Date.parse (V8) reads each of them as a date. */
+export const DATE_NEAR_MISSES: readonly string[] = [
+  '2024-1-1',
+  '2024/01/01',
+  'January 1, 2024',
+  '2024-01-01 10:00',
+];
 
 function setAt(base: unknown, path: readonly (string | number)[], value: unknown, remove = false): unknown {
   if (path.length === 0) return value;

@@ -157,13 +157,14 @@ function tally(statuses: readonly (CheckOutcome['kind'] | 'known')[]): Tally {
 export const MOCK_ONLY_REASON = 'mock-only rule: checked by the mock tests, not judged on a live target';
 
 /**
- * A rule's level: from the audit (contract/audit.json); for a rule the audit does not know (a test's
- * own catalog), `mock-only` when its check is, else `must`.
+ * A rule's level: `mock-only` whenever its catalog check is (a rule the catalog keeps off live targets
+ * never shows as a passed or failed `must`, whatever law names it), else from the audit
+ * (contract/audit.json), else `must` (a rule the audit does not know is judged strictly).
  */
 export function levelIn(catalog: readonly CatalogRule[]): (id: string) => RuleLevel {
   return (id) => {
-    if (ruleLevels.has(id)) return levelOf(id);
-    return catalog.find((r) => r.id === id)?.check === 'mock-only' ? 'mock-only' : 'must';
+    if (catalog.find((r) => r.id === id)?.check === 'mock-only') return 'mock-only';
+    return ruleLevels.has(id) ? levelOf(id) : 'must';
   };
 }
 

@@ -1,5 +1,5 @@
 import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
 import { noReplyOperation, noReplyRoute } from './no-reply.ts';
 import { call, expectConforming, obj } from './support.ts';
 
@@ -62,8 +62,43 @@ export const openApiDocument: Law = {
           'ui-not-html',
           `GET /docs content-type ${ui.headers['content-type'] ?? '(none)'}`,
         );
-      return checks + 1;
+      if (!(await pageLoadsDocument(ctx, ui.raw)))
+        violate(
+          'DOCS-SWAGGER-UI',
+          'ui-does-not-load-document',
+          'GET /docs is an HTML page, but neither it nor a same-origin script it loads names the OpenAPI document (/docs/json): it cannot show the contract',
+        );
+      return checks + 2;
     }),
 };
+
+/** A quoted string in page or script text that resolves, relative to /docs, to /docs/json. */
+function namesDocument(text: string): boolean {
+  for (const m of text.matchAll(/["'`]([^"'`\s<>]{0,200}json[^"'`\s<>]{0,50})["'`]/gi)) {
+    try {
+      if (new URL(m[1] ?? '', 'http://docs.invalid/docs').pathname.endsWith('/docs/json')) return true;
+    } catch {
+      // not a URL: not a reference to the document
+    }
+  }
+  return false;
+}
+
+/**
+ * The Swagger UI page does what the spec says (section 1: interactive Swagger UI of the contract)
+ * only if it loads the document: its HTML, or one of the first same-origin scripts it loads, names
+ * /docs/json. Scripts of another origin (a CDN's bundle) cannot name this deployment's document.
+ */
+async function pageLoadsDocument(ctx: LawContext, html: string): Promise<boolean> {
+  if (namesDocument(html)) return true;
+  const sources = [...html.matchAll(/<script[^>]*\ssrc=["']([^"']+)["']/gi)].map((m) => m[1] ?? '');
+  for (const src of sources.slice(0, 6)) {
+    const url = new URL(src, 'http://docs.invalid/docs');
+    if (url.origin !== 'http://docs.invalid') continue;
+    const res = await ctx.client.request({ method: 'GET', path: url.pathname, auth: 'none' });
+    if (res.kind !== 'network' && res.status === 200 && namesDocument(res.raw)) return true;
+  }
+  return false;
+}
 
 export const docsLaws: readonly Law[] = [openApiDocument, noReplyOperation, noReplyRoute];

@@ -1,5 +1,6 @@
 import type { Law } from '../../src/conformance/law.ts';
 import { agentLaws } from '../agent/index.ts';
+import { agentWindowDateRules } from './agents-window.ts';
 import { authLaws } from './auth.ts';
 import { customFieldLaws } from './custom-fields.ts';
 import { docsLaws } from './docs.ts';
@@ -25,6 +26,7 @@ export const allLaws: readonly Law[] = [
   ...statusLaws,
   ...pagingLaws,
   ...windowLaws,
+  agentWindowDateRules,
   // Every listed parameter has an effect: group `parameters`.
   analyticsWindows,
   tagAnalyticsParameters,

@@ -557,6 +557,65 @@ export const MUTANTS: readonly Mutant[] = [
     hook: () =>
       rewriteJson(['getAction'], (b, s) => (s === 200 && isObj(b) ? { ...b, queue: b['initialQueue'] } : b)),
   },
+  // Organization isolation, one read route at a time: the other organization's key is answered
+  // with this organization's data on that route only.
+  ...(
+    [
+      ['listActions', 'ORG-DATA-SCOPED'],
+      ['searchConversations', 'ORG-DATA-SCOPED'],
+      ['getAction', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
+      ['getCustomFields', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
+      ['listAgents', 'ORG-DATA-SCOPED'],
+      ['getAgent', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
+      ['listQueues', 'ORG-DATA-SCOPED'],
+      ['getTagAnalytics', 'ORG-DATA-SCOPED'],
+      ['getTagVolume', 'ORG-DATA-SCOPED'],
+      ['getSentimentByDay', 'ORG-DATA-SCOPED'],
+      ['getSentimentByTag', 'ORG-DATA-SCOPED'],
+      ['getEngagement', 'ORG-DATA-SCOPED'],
+      ['getModerationCase', 'ORG-WRITES-SCOPED'],
+    ] as const
+  ).map(
+    ([op, rule]): Mutant => ({
+      id: `other-org-reads-${op}`,
+      description: `${op} answers another organization's key with this organization's data`,
+      expect: [rule, 'ORG-DATA-SCOPED', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
+      hook: (keys) => swapKey(keys.otherOrgRead, keys.read, [op]),
+    }),
+  ),
+  {
+    id: 'agents-date-only-to-end-of-day',
+    description: 'the agent list reads a date-only to as the end of that day',
+    expect: ['AGENT-LIST-WINDOW-DATE-RULES'],
+    hook: () =>
+      rewriteRequest(['listAgents'], (r) =>
+        setQuery(r, (q) => {
+          const to = q.get('to');
+          if (to !== null && /^\d{4}-\d{2}-\d{2}$/.test(to)) q.set('to', `${to}T23:59:59.999Z`);
+        }),
+      ),
+  },
+  {
+    id: 'list-dates-parsed-leniently',
+    description: 'the action list reads from/to with Date.parse, accepting near misses such as 2024-1-1',
+    expect: ['LIST-FROM-ISO-8601'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => {
+          for (const name of ['from', 'to']) {
+            const value = q.get(name);
+            const t = value === null ? Number.NaN : Date.parse(value);
+            if (value !== null && Number.isFinite(t)) q.set(name, new Date(t).toISOString());
+          }
+        }),
+      ),
+  },
+  {
+    id: 'docs-page-without-document',
+    description: 'GET /docs is an HTML page that never loads the OpenAPI document',
+    expect: ['DOCS-SWAGGER-UI'],
+    hook: () => rewriteText(['getSwaggerUi'], (t) => t.replaceAll('/docs/json', '/docs/none')),
+  },
   // ---------------------------------------------------------------- controls: not faults
   {
     id: 'control-extra-unknown-field',
