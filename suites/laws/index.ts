@@ -7,6 +7,7 @@ import { docsLaws } from './docs.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
 import { inputLaws } from './inputs.ts';
+import { sharedIds } from './shared-ids.ts';
 import { moderationLaws } from './moderation.ts';
 import { pagingLaws } from './paging.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
@@ -24,6 +25,7 @@ export const allLaws: readonly Law[] = [
   ...schemaLaws,
   ...authLaws,
   ...statusLaws,
+  sharedIds,
   ...pagingLaws,
   ...windowLaws,
   agentWindowDateRules,

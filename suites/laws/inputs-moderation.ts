@@ -180,7 +180,7 @@ export const moderationGenerated: Law = {
   run: (ctx) => {
     const arb = arbitraryFromSchema(component('ModerationSubmission'), { resolve: resolverOf(ctx) });
     return runProperty(ctx, arb, async (generated) => {
-      const body = { ...obj(generated), externalId: ctx.unique('gen') };
+      const body = { ...plausibleAges(obj(generated)), externalId: ctx.unique('gen') };
       const res = await call(ctx, 'submitModerationCase', { auth: 'write', json: body });
       expectConforming(ctx, 'submitModerationCase', res, {
         status: 202,
@@ -190,6 +190,26 @@ export const moderationGenerated: Law = {
     });
   },
 };
+
+/**
+ * The spec types `targeting.ageMin`/`ageMax` as integer or null and bounds neither, so the schema
+ * generates ages such as -1, or a maximum below the minimum. A deployment may well refuse an age no
+ * audience has: the spec does not say it must take one, so the generated case keeps the ages of people
+ * (0..120, the maximum not below the minimum) and judges everything else the schema allows.
+ */
+function plausibleAges(body: Record<string, unknown>): Record<string, unknown> {
+  const targeting = body['targeting'];
+  if (typeof targeting !== 'object' || targeting === null || Array.isArray(targeting)) return body;
+  const age = (value: unknown): unknown =>
+    typeof value === 'number' ? Math.min(120, Math.max(0, Math.trunc(value))) : value;
+  const next: Record<string, unknown> = { ...targeting };
+  if ('ageMin' in next) next['ageMin'] = age(next['ageMin']);
+  if ('ageMax' in next) next['ageMax'] = age(next['ageMax']);
+  const min = next['ageMin'];
+  const max = next['ageMax'];
+  if (typeof min === 'number' && typeof max === 'number' && max < min) next['ageMax'] = min;
+  return { ...body, targeting: next };
+}
 
 export const moderationBatchSize: Law = {
   id: 'inputs.moderation-batch-size',

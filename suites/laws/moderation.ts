@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
-import { runProperty, violate } from '../../src/conformance/check.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { CONTENT_CHANGES } from './moderation-changes.ts';
 import { checkCaseRead, resultsInInputOrder, submitNew, TERMINAL } from './moderation-support.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
@@ -341,4 +342,34 @@ export const validatedBeforeEnqueue: Law = {
     ),
 };
 
-export const moderationLaws: readonly Law[] = [lifecycle, idempotency, batch, validatedBeforeEnqueue];
+export const changedContentEachField: Law = {
+  id: 'moderation.changed-content-each-field',
+  group: 'moderation',
+  title: 'a change to any one content field under an existing externalId is a 409, nested fields included',
+  ruleIds: ['MOD-CHANGED-CONTENT-409', 'ID-MODERATION-EXTERNALID-IMMUTABLE'],
+  needs: { keys: ['write'], writes: true },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const [s] = fc.sample(submissions(ctx), { seed: ctx.seed, numRuns: 1 });
+      const externalId = ctx.unique('each');
+      const first: Record<string, unknown> = { ...s, externalId };
+      await submitNew(ctx, first);
+      for (const { field, change } of CONTENT_CHANGES) {
+        const res = await call(ctx, 'submitModerationCase', { auth: 'write', json: change(first) });
+        expectConforming(ctx, 'submitModerationCase', res, {
+          status: 409,
+          statusRule: 'MOD-CHANGED-CONTENT-409',
+          what: `resubmission of ${externalId} with only ${field} changed`,
+        });
+      }
+      return CONTENT_CHANGES.length;
+    }),
+};
+
+export const moderationLaws: readonly Law[] = [
+  lifecycle,
+  idempotency,
+  changedContentEachField,
+  batch,
+  validatedBeforeEnqueue,
+];

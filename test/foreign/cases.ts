@@ -1,0 +1,45 @@
+/**
+ * What each planted deviation of the blind deployments must make the suite report: a rule of its
+ * section (the deviations and the spec sentences they break are in each folder's DEVIATIONS.md).
+ * `level: 'should'` deviations must at least warn; `must` ones fail the run.
+ */
+export interface DeviationCase {
+  readonly id: string;
+  readonly rule: string;
+  readonly level: 'must' | 'should';
+}
+
+export const PYTHON_CASES: readonly DeviationCase[] = [
+  { id: 'D01', rule: 'LIST-PAGESIZE-RANGE', level: 'must' },
+  { id: 'D02', rule: 'LIST-TO-DATE-ONLY-MIDNIGHT', level: 'must' },
+  { id: 'D03', rule: 'SEARCH-PAGESIZE-DEFAULT-50', level: 'must' },
+  { id: 'D04', rule: 'ID-STRING-PRESERVED', level: 'must' },
+  { id: 'D05', rule: 'ID-VARIANT-NOT-RESOLVED', level: 'must' },
+  { id: 'D06', rule: 'ORG-OTHER-ORG-ID-NOT-RESOLVED', level: 'must' },
+  { id: 'D07', rule: 'SCOPE-ANALYTICS-403', level: 'must' },
+  { id: 'D08', rule: 'MOD-CHANGED-CONTENT-409', level: 'must' },
+  { id: 'D09', rule: 'MOD-MEDIA-ITEM', level: 'must' },
+  { id: 'D10', rule: 'MOD-DECISION-ONLY-WHEN-COMPLETED', level: 'must' },
+  { id: 'D11', rule: 'MOD-BATCH-ORDER', level: 'must' },
+  { id: 'D13', rule: 'ENG-PLATFORMS-ROWS-UNCHANGED', level: 'should' },
+  { id: 'X01', rule: 'LIST-TO-INCLUSIVE', level: 'must' },
+];
+
+export const JAVA_CASES: readonly DeviationCase[] = [
+  { id: 'D01', rule: 'LIST-PAGESIZE-RANGE', level: 'must' },
+  { id: 'D02', rule: 'LIST-TO-DATE-ONLY-MIDNIGHT', level: 'must' },
+  { id: 'D03', rule: 'SEARCH-PAGE-RANGE', level: 'must' },
+  { id: 'D04', rule: 'DETAIL-READS-AGREE', level: 'must' },
+  { id: 'D05', rule: 'ID-VARIANT-NOT-RESOLVED', level: 'must' },
+  { id: 'D06', rule: 'ORG-DATA-SCOPED', level: 'must' },
+  { id: 'D07', rule: 'MOD-CHANGED-CONTENT-409', level: 'must' },
+  { id: 'D08', rule: 'MOD-BATCH-ORDER', level: 'must' },
+  { id: 'D09', rule: 'MOD-DECISION-ONLY-WHEN-COMPLETED', level: 'must' },
+  { id: 'D10', rule: 'AUTH-WRITE-KEY-NO-INGEST-403', level: 'must' },
+  { id: 'D11', rule: 'SCHEMA-SENTIMENT-DAY-ROW', level: 'must' },
+  { id: 'D12', rule: 'AUTH-EXPIRED-KEY-401', level: 'must' },
+  { id: 'D13', rule: 'DOCS-OPENAPI-COVERS-REST', level: 'should' },
+  { id: 'D14', rule: 'LIST-FULLFILTER-WITH-FILTER-400', level: 'must' },
+  { id: 'X01', rule: 'LIST-TO-INCLUSIVE', level: 'must' },
+  { id: 'X02', rule: 'ING-PLATFORM-ENUM', level: 'must' },
+];

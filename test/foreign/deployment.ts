@@ -1,0 +1,109 @@
+/**
+ * Independent deployments of the REST interface, each written blind from the spec alone (another
+ * language, another data model, its own choice at every open point) with deviations planted by its
+ * author and switched on one at a time by `DEVIATIONS=<id>`. They are the suite's sparring partners:
+ * the suite must pass each one clean, and fail the run on each deviation naming a rule of its section.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KEY_ENV, KEY_ROLES, type KeyRole, type Keys } from '../../src/client/types.ts';
+import type { ConformanceReport } from '../../src/conformance/report.ts';
+import { runConformance } from '../../src/conformance/runner.ts';
+
+export interface Deployment {
+  /** Folder under test/foreign. */
+  readonly name: string;
+  readonly command: string;
+  /** Arguments, given where the deployment writes its keys (a file of the test's own temp folder). */
+  readonly args: (keysFile: string) => readonly string[];
+}
+
+export const PYTHON: Deployment = { name: 'py', command: 'python3', args: () => ['server.py'] };
+export const JAVA: Deployment = {
+  name: 'java',
+  command: 'java',
+  args: (keysFile) => [`-DkeysFile=${keysFile}`, 'Server.java'],
+};
+
+export const FOREIGN = join(import.meta.dirname);
+
+export interface Running {
+  readonly baseUrl: string;
+  readonly keys: Keys;
+  stop(): Promise<void>;
+}
+
+/** Starts a deployment on an ephemeral loopback port; resolves once it printed its `listening` line. */
+export async function start(deployment: Deployment, deviations: string): Promise<Running> {
+  const dir = join(FOREIGN, deployment.name);
+  const keysFile = join(mkdtempSync(join(tmpdir(), `cca-foreign-${deployment.name}-`)), 'keys.json');
+  const child: ChildProcess = spawn(deployment.command, [...deployment.args(keysFile)], {
+    cwd: dir,
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? '/tmp',
+      PORT: '0',
+      DEVIATIONS: deviations,
+      KEYS_FILE: keysFile,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${deployment.name} did not start:\n${output}`)), 45_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1] !== undefined) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${deployment.name} exited with ${code}:\n${output}`));
+    });
+  });
+  const byEnv = JSON.parse(readFileSync(keysFile, 'utf8')) as Record<string, string>;
+  const keys: Partial<Record<KeyRole, string>> = {};
+  for (const role of KEY_ROLES) {
+    const value = byEnv[KEY_ENV[role]];
+    if (value !== undefined) keys[role] = value;
+  }
+  return {
+    baseUrl,
+    keys,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        child.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The REST laws (the agent interface is not part of these deployments), against a running one. */
+export async function conform(running: Running, only: readonly string[] = []): Promise<ConformanceReport> {
+  return runConformance({
+    target: { baseUrl: running.baseUrl, keys: running.keys },
+    seed: 7,
+    runs: 5,
+    only,
+    skip: ['agent'],
+    allowWrites: true,
+    moderationTimeoutMs: 15_000,
+  });
+}
+
+/** Rule ids the run failed or warned on (a should rule's failure is a warning unless --strict). */
+export function failedRules(report: ConformanceReport): string[] {
+  return [...new Set(report.laws.flatMap((law) => law.failures.map((failure) => failure.ruleId)))].sort();
+}

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConformanceReport } from '../../src/conformance/report.ts';
+import type { DeviationCase } from './cases.ts';
+import { conform, type Deployment, failedRules, type Running, start } from './deployment.ts';
+
+/**
+ * The suite against one blind deployment: clean, the whole REST suite passes; with each planted
+ * deviation on alone, the laws of the rule it breaks report that rule.
+ */
+export function sparWith(deployment: Deployment, cases: readonly DeviationCase[]): void {
+  describe(`the blind deployment ${deployment.name}`, () => {
+    let running: Running | undefined;
+    let clean: ConformanceReport;
+
+    beforeAll(async () => {
+      running = await start(deployment, '');
+      clean = await conform(running);
+    }, 240_000);
+    afterAll(async () => running?.stop());
+
+    it('clean: every REST law passes, no false alarm', () => {
+      expect(failedRules(clean)).toEqual([]);
+      expect(clean.verdict).toBe('conformant');
+    });
+
+    for (const c of cases) {
+      it(`${c.id} on: ${c.rule} reported (${c.level})`, async () => {
+        const deviant = await start(deployment, c.id);
+        try {
+          const report = await conform(deviant, [c.rule]);
+          expect(failedRules(report)).toContain(c.rule);
+          if (c.level === 'must') expect(report.ok).toBe(false);
+        } finally {
+          await deviant.stop();
+        }
+      }, 120_000);
+    }
+  });
+}
