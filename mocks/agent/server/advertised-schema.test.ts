@@ -21,7 +21,9 @@ describe('advertised output schema: the success schema, portable', () => {
   );
 
   it('the contract schemas themselves are not portable (what the rewrite is for)', () => {
-    const issues = contract.tools.flatMap((t) => portabilityIssues(contract.toolSchemas(t.name)?.outputSchema));
+    const issues = contract.tools.flatMap((t) =>
+      portabilityIssues(contract.toolSchemas(t.name)?.outputSchema),
+    );
     expect(issues.length).toBeGreaterThan(0);
   });
 
@@ -29,7 +31,10 @@ describe('advertised output schema: the success schema, portable', () => {
     const output = {
       type: 'object',
       required: ['n', 'any'],
-      properties: { n: { type: ['integer', 'null'], minimum: 0, description: 'd' }, any: { description: 'x' } },
+      properties: {
+        n: { type: ['integer', 'null'], minimum: 0, description: 'd' },
+        any: { description: 'x' },
+      },
     };
     const advertised = advertisedOutputSchema(output);
     expect(portabilityIssues(advertised)).toEqual([]);

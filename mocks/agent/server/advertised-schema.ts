@@ -111,7 +111,8 @@ export function portabilityIssues(schema: unknown, pointer = ''): string[] {
   if (!Object.keys(s).some((key) => VALIDATION.has(key))) issues.push(`${pointer}: no validation keyword`);
   for (const [key, value] of Object.entries(s)) {
     if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null)
-      for (const [name, child] of Object.entries(value)) issues.push(...portabilityIssues(child, `${pointer}/${key}/${name}`));
+      for (const [name, child] of Object.entries(value))
+        issues.push(...portabilityIssues(child, `${pointer}/${key}/${name}`));
     else if (SCHEMA_ONE.has(key)) issues.push(...portabilityIssues(value, `${pointer}/${key}`));
     else if (SCHEMA_LISTS.has(key) && Array.isArray(value))
       value.forEach((child, i) => {

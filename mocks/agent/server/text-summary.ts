@@ -27,14 +27,18 @@ function peek(value: unknown): string {
 function describe(value: unknown, indent = ''): string[] {
   if (Array.isArray(value)) {
     const head = value.slice(0, FIRST_ITEMS).map((item, i) => `${indent}  [${i}] ${peek(item)}`);
-    return [`${indent}${value.length} items${value.length > FIRST_ITEMS ? `, first ${FIRST_ITEMS}:` : ':'}`, ...head];
+    return [
+      `${indent}${value.length} items${value.length > FIRST_ITEMS ? `, first ${FIRST_ITEMS}:` : ':'}`,
+      ...head,
+    ];
   }
   if (!isObject(value)) return [`${indent}${peek(value)}`];
   const lines: string[] = [];
   for (const [key, member] of Object.entries(value)) {
     if (Array.isArray(member)) {
       lines.push(`${indent}${key}: ${member.length} items${member.length > 0 ? ', first:' : ''}`);
-      for (const [i, item] of member.slice(0, FIRST_ITEMS).entries()) lines.push(`${indent}  [${i}] ${peek(item)}`);
+      for (const [i, item] of member.slice(0, FIRST_ITEMS).entries())
+        lines.push(`${indent}  [${i}] ${peek(item)}`);
     } else lines.push(`${indent}${key}: ${peek(member)}`);
   }
   return lines;
