@@ -2,9 +2,11 @@
  * `cca-kit mcp --stdio --choice point=value`: the agent-only command takes the mock's choices too, and
  * its tools answer in them (the status names and the duration format the same engine's REST shows).
  */
+
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { answerData } from './agent-answer.ts';
 import { outputOf, ROOT } from './support/processes.ts';
 import { CLI_ARGS, seededKey, stdioTransport } from './support/stdio-mcp.ts';
 
@@ -29,7 +31,7 @@ return { statuses: page.items.map((i) => i.status), durations: page.items.map((i
         },
       });
       expect(answer.isError, JSON.stringify(answer).slice(0, 500)).not.toBe(true);
-      const result = (answer.structuredContent as { result: Record<string, unknown[] | boolean> }).result;
+      const result = (answerData(answer) as { result: Record<string, unknown[] | boolean> }).result;
       const statuses = result['statuses'] as string[];
       expect(statuses.length).toBeGreaterThan(0);
       for (const s of statuses) expect(ALTERNATE).toContain(s);

@@ -1,15 +1,17 @@
 /**
- * A failed execute answers an isError result whose structuredContent is the AgentFailure plus
- * `execution` (what the script did before it failed). Clients on the 1.x SDK validate error results
- * against the advertised outputSchema too, so each real failure kind execute returns must validate
- * against what tools/list advertises, compiled as a client compiles it (its own ajv, strict off).
+ * A failed execute answers an isError result whose text is the AgentFailure JSON plus `execution`
+ * (what the script did before it failed), and no structuredContent: clients on the 1.x SDK validate
+ * structuredContent against the advertised outputSchema even on an error result, and that schema
+ * describes a success. Each real failure kind must validate against the contract's failure shape
+ * (`execute.json#/failureExecution`).
  */
+
 import { Client } from '@modelcontextprotocol/client';
-import { Ajv } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentServer, createAgentServer } from '../mocks/agent/server/agent-server.ts';
 import { createEngine } from '../mocks/engine/index.ts';
+import { agentContract } from '../src/contract/agent.ts';
+import { answerData } from './agent-answer.ts';
 
 let agent: AgentServer;
 let client: Client;
@@ -29,26 +31,25 @@ afterAll(async () => {
   await agent.close();
 });
 
-async function advertisedValidators() {
-  const { tools } = await client.listTools();
-  const listed = tools.find((t) => t.name === 'execute')?.outputSchema;
-  if (listed === undefined) throw new Error('execute is not listed');
-  const schema: Record<string, unknown> = { ...listed };
-  return [new Ajv2020({ strict: false }).compile(schema), new Ajv({ strict: false }).compile(schema)];
+function failureValidators() {
+  const validator = agentContract().validator('execute.json', '/failureExecution');
+  if (validator === undefined) throw new Error('execute.json#/failureExecution does not compile');
+  return [validator];
 }
 
 async function failureOf(script: string): Promise<Record<string, unknown>> {
   const result = await client.callTool({ name: 'execute', arguments: { script } });
   if (result.isError !== true) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  const structured = result.structuredContent;
+  const structured = answerData(result);
+  if (result.structuredContent !== undefined) throw new Error('a failure with structuredContent');
   if (typeof structured !== 'object' || structured === null)
-    throw new Error('a failure without structuredContent');
+    throw new Error('a failure whose text is not JSON');
   return { ...structured };
 }
 
-describe('execute failures validate against the advertised outputSchema', () => {
+describe('execute failures: the failure JSON as text, valid against the contract', () => {
   it('script_error, limit_exceeded and busy, each with its execution report', async () => {
-    const validators = await advertisedValidators();
+    const validators = failureValidators();
     const thrown = await failureOf(`console.log('before'); throw new Error('boom');`);
     const overCalls = await failureOf(
       `await call('query.search.actions', { limit: 1 }); await call('query.search.actions', { limit: 1 });`,
@@ -64,17 +65,15 @@ describe('execute failures validate against the advertised outputSchema', () => 
     });
     for (const failure of seen)
       for (const validate of validators) {
-        const valid = validate(failure);
-        expect(valid, `${String(failure['kind'])}: ${JSON.stringify(validate.errors?.slice(0, 3))}`).toBe(
-          true,
-        );
+        const checked = validate.check(failure);
+        expect(checked.ok, `${String(failure['kind'])}: ${JSON.stringify(checked)}`).toBe(true);
       }
   });
 
   it('an execution report that breaks its schema is refused (the shared definition is checked, not open)', async () => {
-    const validators = await advertisedValidators();
+    const validators = failureValidators();
     const failure = await failureOf(`throw new Error('boom');`);
     const broken = { ...failure, execution: { logs: [{ level: 'shout', text: 1 }] } };
-    for (const validate of validators) expect(validate(broken)).toBe(false);
+    for (const validate of validators) expect(validate.check(broken).ok).toBe(false);
   });
 });

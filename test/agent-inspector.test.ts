@@ -6,12 +6,14 @@
  * The CLI's entry (`build/index.js`) is run directly: its `cli.js` launcher only spawns it. It looks
  * for its own package.json at `../package.json` relative to the working directory, hence `cwd: test/`.
  */
+
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { answerData } from './agent-answer.ts';
 import { outputOf } from './support/processes.ts';
 
 const TEST_DIR = dirname(fileURLToPath(import.meta.url));
@@ -90,8 +92,8 @@ describe('inspector-cli against the mock', () => {
       structuredContent?: { kind: string; field: string };
     };
     expect(result.isError).toBe(true);
-    expect(result.structuredContent?.kind).toBe('invalid_input');
-    expect(result.structuredContent?.field).toBe('/requestId');
+    expect(answerData<{ kind: string }>(result)?.kind).toBe('invalid_input');
+    expect(answerData<{ field: string }>(result)?.field).toBe('/requestId');
   }, 30_000);
 
   it('calls execute and list_skills: structured results reach the 1.x client', async () => {
@@ -106,10 +108,12 @@ describe('inspector-cli against the mock', () => {
     expect(run.stdout + run.stderr).not.toMatch(/does not match the tool's output schema/);
     const result = JSON.parse(run.stdout) as { isError?: boolean; structuredContent?: { result?: unknown } };
     expect(result.isError ?? false).toBe(false);
-    expect(result.structuredContent?.result).toEqual(expect.arrayContaining(['query.search.actions']));
+    expect(answerData<{ result: unknown }>(result)?.result).toEqual(
+      expect.arrayContaining(['query.search.actions']),
+    );
     const skills = await inspector(['--method', 'tools/call', '--tool-name', 'list_skills']);
     const listed = JSON.parse(skills.stdout) as { structuredContent?: { skills?: { name: string }[] } };
-    expect(listed.structuredContent?.skills?.length ?? 0).toBeGreaterThan(0);
+    expect(answerData<{ skills: unknown[] }>(listed)?.skills?.length ?? 0).toBeGreaterThan(0);
   }, 60_000);
 
   it('an unknown key fails to connect (401), reported on the output', async () => {

@@ -4,9 +4,11 @@
  * uncaught call() failure is that operation's failure with its field and the script line), and one
  * `field` format everywhere (a JSON pointer into the tool's or the operation's input).
  */
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { answerData } from './agent-answer.ts';
 
 let mock: MockServer;
 const clients: Client[] = [];
@@ -41,7 +43,7 @@ async function execute(client: Client, script: string): Promise<Answer> {
   const result = await client.callTool({ name: 'execute', arguments: { script } });
   return {
     isError: result.isError === true,
-    structured: (result.structuredContent ?? {}) as Record<string, unknown>,
+    structured: (answerData(result) ?? {}) as Record<string, unknown>,
     bytes: Buffer.byteLength(JSON.stringify(result)),
   };
 }
@@ -234,7 +236,7 @@ describe('failures that keep their kind', () => {
       },
     });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toMatchObject({ kind: 'not_found', field: '/actionId' });
+    expect(answerData(result)).toMatchObject({ kind: 'not_found', field: '/actionId' });
   });
 });
 
@@ -295,7 +297,7 @@ describe('metadata true to the key', () => {
     expect(await hintsOf(readWrite)).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     const skills = async (client: Client) =>
       (
-        (await client.callTool({ name: 'list_skills', arguments: {} })).structuredContent as {
+        answerData(await client.callTool({ name: 'list_skills', arguments: {} })) as {
           skills: { name: string }[];
         }
       ).skills.map((s) => s.name);

@@ -97,7 +97,7 @@ describe('call: validation and scopes', () => {
   it('AGENT-MCP-EXECUTE-CALL-THROWS-ON-FAILURE: an unknown operation id is invalid input naming operationId', async () => {
     const h = fresh();
     const failure = await failureOf(h, 'query.search.everything', {});
-    expect(failure).toMatchObject({ kind: 'invalid_input', code: 'INVALID_INPUT', field: '' });
+    expect(failure).toMatchObject({ kind: 'invalid_input', code: 'INVALID_INPUT', field: '/operationId' });
     expect(String(failure['message'])).toContain('query.search.actions');
   });
 

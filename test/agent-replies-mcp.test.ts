@@ -4,10 +4,12 @@
  * link on the mock's origin), a person's GET and POST on that page, the engine clock, then open_reply
  * and REST agree that the reply was delivered once.
  */
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionIdOfRow, orgData } from '../mocks/engine/data/state.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { answerData } from './agent-answer.ts';
 
 let mock: MockServer;
 let client: Client;
@@ -48,7 +50,7 @@ async function tool(name: string, args: Record<string, unknown>) {
   const result = await client.callTool({ name, arguments: args });
   return {
     isError: result.isError === true,
-    content: (result.structuredContent ?? {}) as Record<string, unknown>,
+    content: (answerData(result) ?? {}) as Record<string, unknown>,
   };
 }
 

@@ -4,8 +4,10 @@
  * An SDK client prepares a reply over stdio, a person approves it in Chromium on the printed link,
  * and the agent sees it delivered through open_reply.
  */
+
 import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
+import { answerData } from './agent-answer.ts';
 import { launchChromium } from './browser/harness.ts';
 import { stdioTransport } from './support/stdio-mcp.ts';
 
@@ -23,16 +25,16 @@ describe('cca-kit mcp --stdio with its confirmation page', () => {
             "return (await call('query.search.actions', { limit: 1, dateRange: { relative: { unit: 'year', count: 5 } } })).items[0].actionId;",
         },
       });
-      const actionId = (found.structuredContent as { result: string }).result;
+      const actionId = (answerData(found) as { result: string }).result;
       const requestId = '3b0f6a52-7c1e-4f0a-9d7e-2a6c5b1e8f10';
       const prepared = await client.callTool({
         name: 'prepare_reply',
         arguments: { actionId, text: 'Thanks for waiting: it is fixed now.', requestId },
       });
-      expect(prepared.isError, JSON.stringify(prepared.structuredContent)).not.toBe(true);
+      expect(prepared.isError, JSON.stringify(answerData(prepared))).not.toBe(true);
       const review = await client.callTool({ name: 'review_reply', arguments: { requestId } });
-      expect(review.structuredContent).toMatchObject({ kind: 'approval_required' });
-      const link = (review.structuredContent as { approvalUrl: string | null }).approvalUrl;
+      expect(answerData(review)).toMatchObject({ kind: 'approval_required' });
+      const link = (answerData(review) as { approvalUrl: string | null }).approvalUrl;
       expect(link, stderrOf()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/agent\/replies\//);
       expect(stderrOf()).toContain(new URL(link ?? 'http://x').origin);
 
@@ -45,7 +47,7 @@ describe('cca-kit mcp --stdio with its confirmation page', () => {
       let state = '';
       for (let i = 0; i < 40 && state !== 'delivered'; i++) {
         const opened = await client.callTool({ name: 'open_reply', arguments: { requestId } });
-        state = String((opened.structuredContent as { state?: string }).state);
+        state = String((answerData(opened) as { state?: string }).state);
         if (state !== 'delivered') await new Promise((resolve) => setTimeout(resolve, 250));
       }
       expect(state).toBe('delivered');

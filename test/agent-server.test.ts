@@ -3,12 +3,14 @@
  * key profile derived from contract/agent/tools.json, arguments validated against the contract schemas
  * with failures as data, results as structuredContent plus a text copy.
  */
+
 import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AgentAuthError, type AgentServer, createAgentServer } from '../mocks/agent/server/agent-server.ts';
 import { createEngine, type Engine } from '../mocks/engine/index.ts';
 import { agentContract } from '../src/contract/agent.ts';
+import { answerData } from './agent-answer.ts';
 
 let engine: Engine;
 let agent: AgentServer;
@@ -85,12 +87,10 @@ describe('tools per key profile (contract/agent/tools.json)', () => {
     for (const tool of tools) {
       const schemas = agentContract().toolSchemas(tool.name);
       expect(tool.inputSchema).toEqual(schemas?.inputSchema);
-      // The contract's output schema or an AgentFailure (1.x SDK clients validate error results too).
-      const advertised = tool.outputSchema as { anyOf: unknown[]; $defs: Record<string, unknown> };
-      expect(advertised.anyOf).toEqual([{ $ref: '#/$defs/result' }, { $ref: '#/$defs/failure' }]);
-      expect(JSON.stringify(advertised.$defs['result']).length).toBeGreaterThanOrEqual(
-        JSON.stringify(schemas?.outputSchema).length - 60,
-      );
+      // The contract's success schema made portable (advertised-schema.ts): every property it names.
+      const advertised = tool.outputSchema as { properties?: Record<string, unknown> };
+      const contractOutput = schemas?.outputSchema as { properties?: Record<string, unknown> };
+      expect(Object.keys(advertised.properties ?? {})).toEqual(Object.keys(contractOutput.properties ?? {}));
       expect(tool.description?.length ?? 0).toBeGreaterThan(20);
       expect(tool.annotations).toBeDefined();
     }
@@ -111,7 +111,7 @@ describe('tool calls', () => {
       arguments: { actionId: 42, text: 'hi', requestId: randomUUID() },
     });
     expect(result.isError).toBe(true);
-    const failure = result.structuredContent as {
+    const failure = answerData(result) as {
       kind: string;
       code: string;
       field: string;
@@ -123,7 +123,7 @@ describe('tool calls', () => {
     expect(failure.message).toMatch(/actionId/);
     expect(agentContract().checkFailure(failure)).toEqual({ ok: true });
     const missing = await client.callTool({ name: 'open_reply', arguments: {} });
-    expect((missing.structuredContent as { field: string }).field).toBe('/requestId');
+    expect((answerData(missing) as { field: string }).field).toBe('/requestId');
   });
 
   it('AGENT-MCP-RESULT-STRUCTURED-AND-TEXT: a success is structuredContent valid against outputSchema plus the same JSON as text', async () => {
@@ -137,9 +137,9 @@ describe('tool calls', () => {
     const schemas = agentContract().toolSchemas('prepare_reply');
     expect(schemas).toBeDefined();
     const validator = agentContract().validator('replies.json', '/tools/prepare_reply/outputSchema');
-    expect(validator?.check(result.structuredContent)).toEqual({ ok: true });
+    expect(validator?.check(answerData(result))).toEqual({ ok: true });
     const content = result.content as { type: string; text: string }[];
-    expect(JSON.parse(content[0]?.text ?? '')).toEqual(result.structuredContent);
+    expect(JSON.parse(content[0]?.text ?? '')).toEqual(answerData(result));
   });
 
   it('AGENT-MCP-APPROVAL-REQUIRED-NOT-SUCCESS: review_reply is an isError approval_required failure, never a success', async () => {
@@ -151,7 +151,7 @@ describe('tool calls', () => {
     });
     const review = await client.callTool({ name: 'review_reply', arguments: { requestId } });
     expect(review.isError).toBe(true);
-    const failure = review.structuredContent as { kind: string; requestId: string };
+    const failure = answerData(review) as { kind: string; requestId: string };
     expect(failure.kind).toBe('approval_required');
     expect(failure.requestId).toBe(requestId);
   });

@@ -3,11 +3,13 @@
  * the official SDK client, auth before any MCP message, DNS-rebinding protection, and bad input at the
  * HTTP and JSON-RPC level (a clear error, never a 5xx).
  */
+
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import type { CliIo } from '../src/cli/io.ts';
 import { main } from '../src/cli/main.ts';
+import { answerData } from './agent-answer.ts';
 
 let mock: MockServer;
 let readWrite: string;
@@ -164,7 +166,7 @@ describe('/mcp on the mock port', () => {
       },
     });
     expect(result.isError ?? false).toBe(false);
-    const value = (result.structuredContent as { result: { ids: unknown[]; refused: string | null } }).result;
+    const value = (answerData(result) as { result: { ids: unknown[]; refused: string | null } }).result;
     expect(value.ids.every((id) => typeof id === 'string')).toBe(true);
     expect(value.refused).toMatch(/forbidden|FORBIDDEN/i);
     expect(value.refused).toMatch(/write/);
@@ -175,10 +177,10 @@ describe('/mcp on the mock port', () => {
     const { client } = await connect(readWrite, true);
     const ok = await client.callTool({ name: 'execute', arguments: { script: 'return spec().length;' } });
     expect(ok.isError ?? false).toBe(false);
-    expect((ok.structuredContent as { result: number }).result).toBeGreaterThan(3);
+    expect((answerData(ok) as { result: number }).result).toBeGreaterThan(3);
     const bad = await client.callTool({ name: 'review_reply', arguments: { requestId: 7 } });
     expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({ kind: 'invalid_input', field: '/requestId' });
+    expect(answerData(bad)).toMatchObject({ kind: 'invalid_input', field: '/requestId' });
     await client.close();
   }, 30_000);
 

@@ -9,12 +9,14 @@
  * read): that link is a logged command too, so it opens on the other replica and after a restart, and
  * replicas issuing it at once agree on one link.
  */
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scenario, userSays } from '../mocks/engine/data-file/builder.ts';
+import { answerData } from './agent-answer.ts';
 import {
   json,
   type MockProcess,
@@ -77,7 +79,7 @@ async function agentOn(mock: MockProcess): Promise<Agent> {
       const result = await client.callTool({ name, arguments: args });
       return {
         isError: result.isError === true,
-        content: (result.structuredContent ?? {}) as Record<string, unknown>,
+        content: (answerData(result) ?? {}) as Record<string, unknown>,
       };
     },
     close: () => client.close(),

@@ -162,12 +162,18 @@ export interface OperationSpec extends OperationDescriptor {
  * The catalog behind `execute` (built by `operations/`, consumed by `sandbox/`): `call` validates the
  * input against the operation's schema (an `invalid_input` naming the field), refuses a write without
  * the `write` scope (`forbidden` naming it), then runs the operation. An unknown id is `invalid_input`
- * on field `operationId`.
+ * on field `/operationId`.
  */
 export interface OperationRegistry {
   list(): readonly OperationDescriptor[];
   spec(id: string): OperationSpec | undefined;
   call(ctx: AgentContext, id: string, input: unknown): Promise<Outcome<unknown>>;
+  /**
+   * A cursor of operation `id` that, with `input` unchanged but for `cursor`, resumes right after item
+   * `index` of `output` (a page `call` answered for `input`); null when the operation has no such cursor.
+   * Optional: a registry without it never names a resume point.
+   */
+  resumeAfter?(ctx: AgentContext, id: string, input: unknown, output: unknown, index: number): string | null;
 }
 
 /**

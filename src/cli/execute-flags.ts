@@ -18,12 +18,22 @@ export const EXECUTE_FLAGS = {
   'execute-memory-mb': { type: 'string' },
   'execute-calls': { type: 'string' },
   'execute-pool': { type: 'string' },
+  text: { type: 'string' },
 } as const;
 
 export const EXECUTE_USAGE = `  --execute-time-ms <ms>         execute's wall time per script (default 5000)
   --execute-memory-mb <n>        execute's QuickJS memory per script (default 64)
   --execute-calls <n>            call() invocations per script (default 200)
-  --execute-pool <n>             scripts run at once (default 2; 8 more may wait, then busy)`;
+  --execute-pool <n>             scripts run at once (default 2; 8 more may wait, then busy)
+  --text summary|full            a tool success's text: a summary next to structuredContent (default),
+                                 or the whole JSON for hosts that show a model only the text`;
+
+/** The text mode of tool results (`--text`); the names are spelled here, not imported with the agent side. */
+export function textModeFromFlag(value: string | undefined): 'summary' | 'full' {
+  if (value === undefined || value === 'summary') return 'summary';
+  if (value === 'full') return 'full';
+  throw new UsageError(`--text must be summary or full (got ${JSON.stringify(value)})`);
+}
 
 /** Sandbox options from the execute flags (the sandbox checks the ranges and names a bad value). */
 export function sandboxOptionsFromFlags(values: {
@@ -33,7 +43,7 @@ export function sandboxOptionsFromFlags(values: {
   readonly 'execute-pool'?: string | undefined;
 }): SandboxOptions {
   const max = Number.MAX_SAFE_INTEGER;
-  const read = (name: keyof typeof EXECUTE_FLAGS) => {
+  const read = (name: Exclude<keyof typeof EXECUTE_FLAGS, 'text'>) => {
     const value = values[name];
     return value === undefined ? undefined : integerFlag(name, value, 0, max);
   };

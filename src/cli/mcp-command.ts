@@ -16,7 +16,13 @@ import { startMockServer } from '../../mocks/http/server.ts';
 import { agentContract } from '../contract/agent.ts';
 import { choiceFlag } from './choice-flag.ts';
 import { readDataFiles } from './data-files.ts';
-import { EXECUTE_FLAGS, EXECUTE_USAGE, integerFlag, sandboxOptionsFromFlags } from './execute-flags.ts';
+import {
+  EXECUTE_FLAGS,
+  EXECUTE_USAGE,
+  integerFlag,
+  sandboxOptionsFromFlags,
+  textModeFromFlag,
+} from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 
 export { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './execute-flags.ts';
@@ -169,6 +175,7 @@ export const mcpCommand: Command = {
       return 2;
     }
     const sandbox = sandboxOptionsFromFlags(values);
+    const text = textModeFromFlag(values.text);
     // One engine, two doors: stdio for the agent, loopback HTTP for the person who confirms a reply.
     const http =
       httpPort === 'off'
@@ -177,9 +184,9 @@ export const mcpCommand: Command = {
             host: '127.0.0.1',
             port: integerFlag('http-port', httpPort, 0, 65_535),
             engine,
-            agent: { sandbox },
+            agent: { sandbox, text },
           });
-    const agent = createAgentServer(engine, { sandbox });
+    const agent = createAgentServer(engine, { sandbox, text });
     const docsIndex = docsUrl ?? (http === undefined ? null : `${http.url}${LLMS_TXT_PATH}`);
     const wire = createStdioWire({
       onRefused: (code, message) =>

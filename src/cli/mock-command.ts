@@ -7,7 +7,7 @@ import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { choiceFlag } from './choice-flag.ts';
 import { readDataFiles } from './data-files.ts';
-import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './execute-flags.ts';
+import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags, textModeFromFlag } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 import { openPersistentState } from './state-flags.ts';
 
@@ -160,7 +160,7 @@ export const mockCommand: Command = {
       host: values.host ?? '127.0.0.1',
       ...(persistent === undefined ? engineOptions : { engine: persistent.engine }),
       journal: { capacity: journalSize },
-      agent: { sandbox: sandboxOptionsFromFlags(values) },
+      agent: { sandbox: sandboxOptionsFromFlags(values), text: textModeFromFlag(values.text) },
       // The REST API answers at once; the agent side loads at the first /mcp, /llms.txt or /agent/ request.
       agentLoad: 'first-request',
     }).catch(async (error: unknown) => {

@@ -21,7 +21,13 @@ import {
   listSavedSearches,
   updateSavedSearch,
 } from './saved-searches.ts';
-import { type SearchInput, type SearchQuery, searchActions } from './search-actions.ts';
+import {
+  cursorAfterItem,
+  type SearchInput,
+  type SearchPage,
+  type SearchQuery,
+  searchActions,
+} from './search-actions.ts';
 import { searchTags, type TagsInput } from './search-tags.ts';
 
 export type { SavedSearch } from '../../engine/saved-searches/index.ts';
@@ -69,5 +75,12 @@ export function createOperationRegistry(options: OperationRegistryOptions = {}):
       updateSavedSearch(ctx, input as { id: string; name?: string; query?: SearchQuery }),
     'config.savedSearch.delete': (ctx, input) => deleteSavedSearch(ctx, input as { id: string }),
   };
-  return buildRegistry(runs, options.choices);
+  const registry = buildRegistry(runs, options.choices);
+  return {
+    ...registry,
+    resumeAfter(ctx, id, input, output, index) {
+      if (id !== 'query.search.actions') return null;
+      return cursorAfterItem(ctx, input as SearchInput, output as SearchPage, index, secretOf(ctx.engine));
+    },
+  };
 }

@@ -59,7 +59,7 @@ export function buildRegistry(
       if (spec === undefined || operation === undefined) {
         return fail(
           invalidInput(
-            '',
+            '/operationId',
             `unknown operation ${JSON.stringify(id)}; spec() lists the operations: ${descriptors.map((d) => d.id).join(', ')}`,
           ),
         );

@@ -6,7 +6,7 @@
  * choices give REST (`../choices.ts`).
  */
 import type { OrgData } from '../../engine/data/state.ts';
-import { actionIdOfRow, orgData } from '../../engine/data/state.ts';
+import { actionIdOfRow, findRow, orgData } from '../../engine/data/state.ts';
 import { actionSummary } from '../../engine/data/view.ts';
 import { actionItemOut } from '../choices.ts';
 import { type AgentContext, fail, type Outcome, succeed } from '../types.ts';
@@ -129,4 +129,43 @@ export function searchActions(
         })
       : null;
   return succeed({ items, nextCursor });
+}
+
+/**
+ * A cursor that resumes `input`'s listing at the item right after `page.items[index]`, for the same
+ * input: what a cut `execute` answer names as its resume point. The keyset cursor makes any item a
+ * boundary: the window comes from the page's own cursors (so it does not slide), the key from the
+ * item's row. Null when the item is unknown here or nothing follows it.
+ */
+export function cursorAfterItem(
+  ctx: AgentContext,
+  input: SearchInput,
+  page: SearchPage,
+  index: number,
+  secret: Uint8Array,
+): string | null {
+  if (index === page.items.length - 1) return page.nextCursor;
+  const actionId = page.items[index]?.['actionId'];
+  if (typeof actionId !== 'string') return null;
+  const organizationId = ctx.identity.organizationId;
+  const meaning = meaningOf(input);
+  let window: { from: number; to: number } | null = null;
+  for (const cursor of [input.cursor, page.nextCursor]) {
+    if (window !== null || typeof cursor !== 'string') continue;
+    const check = decodeCursor(secret, organizationId, meaning, cursor);
+    if (check.ok) window = check.position.window;
+  }
+  if (window === null) {
+    const resolved = resolveDateRange(input.dateRange, ctx.engine.clock.now(), '/dateRange');
+    if (!resolved.ok) return null;
+    window = resolved.window;
+  }
+  const org = orgData(ctx.engine.state.data, organizationId);
+  const row = findRow(org, actionId);
+  if (row < 0) return null;
+  return encodeCursor(secret, organizationId, meaning, {
+    window,
+    lastTime: org.table.createdAt[row] ?? 0,
+    lastId: actionId,
+  });
 }

@@ -28,6 +28,7 @@ import {
 import { busyFailure, describeCallFailure, limitFailure, scriptFailure } from './failures.ts';
 import { type ExecutionLimits, executionLimits, type SandboxLimits } from './limits.ts';
 import type { Catalog, FromWorker, RunEnd, ToWorker, WorkerSetup } from './protocol.ts';
+import { type AnsweredPage, asPage, findResume } from './resume.ts';
 import { workerEntry } from './worker-entry.ts';
 
 /** What an execution answers: the envelope, or a failure that carries the report so far. */
@@ -59,8 +60,8 @@ interface Running {
   readonly logs: ExecuteLog[];
   readonly calls: ExecuteCall[];
   readonly killTimer: NodeJS.Timeout;
-  /** The last page cursor a call answered, with its call: where a cut export resumes. */
-  resume: ResumeHint | null;
+  /** The pages the calls answered: where a cut export resumes is found among them (resume.ts). */
+  readonly pages: AnsweredPage[];
 }
 
 interface Slot {
@@ -94,8 +95,8 @@ function resultTruncation(
   ].filter((part) => part !== '');
   const how =
     resume === null
-      ? 'Return less per execute: one page (a limit) and its nextCursor, then run execute again with that cursor.'
-      : `To continue, call ${resume.operationId} with truncated.result.resume.input (the last nextCursor this execution received), and return one page per execute.`;
+      ? 'No cursor names the first item left out: return one page per execute (a limit and its nextCursor), then run execute again with that cursor.'
+      : `To continue, call ${resume.operationId} with truncated.result.resume.input: its cursor starts at the first item this preview left out.`;
   return {
     limit: limits.resultBytes,
     unit: 'bytes',
@@ -326,12 +327,8 @@ export class SandboxPool {
     if (outcome.ok) {
       running.calls[index] = { operationId, ok: true, ms };
       settle = { ok: true, json: JSON.stringify(outcome.value) ?? 'null' };
-      const next = (outcome.value as { readonly nextCursor?: unknown } | null)?.nextCursor;
-      if (typeof next === 'string') {
-        const input = JSON.parse(message.inputJson) as unknown;
-        const base = typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {};
-        running.resume = { operationId, input: { ...base, cursor: next } };
-      }
+      const page = asPage(operationId, JSON.parse(message.inputJson), outcome.value);
+      if (page !== null) running.pages.push(page);
     } else {
       running.calls[index] = { operationId, ok: false, ms, failure: outcome.failure };
       settle = {
@@ -371,7 +368,7 @@ export class SandboxPool {
       logs: [],
       calls: [],
       killTimer,
-      resume: null,
+      pages: [],
     };
     const message: ToWorker = {
       type: 'run',
@@ -412,7 +409,20 @@ export class SandboxPool {
       calls: summariseCalls(running.calls),
       truncated: {
         result:
-          end.ok && end.cut !== null ? resultTruncation(limits, end.size, end.cut, running.resume) : null,
+          end.ok && end.cut !== null
+            ? resultTruncation(
+                limits,
+                end.size,
+                end.cut,
+                findResume(
+                  this.#registry,
+                  running.job.ctx,
+                  running.pages,
+                  JSON.parse(end.resultJson),
+                  end.cut,
+                ),
+              )
+            : null,
         logs: truncated?.logs ?? null,
       },
       limits,

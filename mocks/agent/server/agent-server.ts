@@ -14,6 +14,7 @@ import { authenticateKey, type KeyRefusal } from './identity.ts';
 import { createMcpServerFor } from './mcp-server.ts';
 import type { OriginGuardOptions } from './origin-guard.ts';
 import { createAgentParts } from './parts.ts';
+import type { TextMode } from './text-summary.ts';
 import { createToolSet, type ToolSet } from './tool-set.ts';
 
 export interface AgentServerOptions {
@@ -29,6 +30,11 @@ export interface AgentServerOptions {
   readonly ownHost?: () => string | undefined;
   /** Limits of the execute sandbox (time, memory, stack, calls, sizes, pool); see docs/agent-interface.md. */
   readonly sandbox?: SandboxOptions;
+  /**
+   * The text block of a successful tool result: `summary` (default: counts, first items, the resume
+   * point, next to structuredContent) or `full` (the whole JSON, for hosts that show a model only text).
+   */
+  readonly text?: TextMode;
   /**
    * Observes each /mcp exchange (the request journal): the request as a clone with its body unread,
    * and the response before it is written (clone it to read it). Must not throw.
@@ -112,6 +118,7 @@ export function createAgentServer(engine: Engine, options: AgentServerOptions = 
       tools,
       publicOrigin,
       ...(docsUrl === undefined ? {} : { docsUrl }),
+      text: options.text ?? 'summary',
       recheck: () => {
         const again = authenticateKey(engine, key);
         return again.ok ? undefined : again.reason;

@@ -6,9 +6,10 @@
  *
  * - `tools/list` lists the identity's tools with their contract input and output schemas;
  * - `tools/call` validates the arguments (an `invalid_input` failure naming the field), runs the
- *   handler, and answers `structuredContent` plus a text copy; a failure is an `isError` result whose
- *   structuredContent is the `AgentFailure`. An unknown tool is a JSON-RPC error (-32602) naming the
- *   tools this key may use.
+ *   handler, and answers `structuredContent` plus a text summary (text-summary.ts; the whole JSON with
+ *   `text: 'full'`); a failure is an `isError` result whose text is the `AgentFailure` JSON, once, with
+ *   no structuredContent (the advertised output schema describes a success). An unknown tool is a
+ *   JSON-RPC error (-32602) naming the tools this key may use.
  */
 import {
   type CallToolResult,
@@ -20,6 +21,7 @@ import {
 import type { Engine } from '../../engine/engine.ts';
 import type { AgentContext, AgentFailure, AgentIdentity } from '../types.ts';
 import type { KeyRefusal } from './identity.ts';
+import { resultText, type TextMode } from './text-summary.ts';
 import type { ServedTool, ToolSet } from './tool-set.ts';
 
 export const SERVER_NAME = 'cca-kit-agent';
@@ -33,6 +35,11 @@ const INSTRUCTIONS_BODY = [
   'save `nextCursor` to resume long exports in a later execute call.',
   'Replies: prepare_reply, then review_reply answers approval_required with a link where a human confirms;',
   'this is not a success. Read the state with open_reply; never resend after an unknown delivery state.',
+  'A tool failure is an isError result whose text is one JSON object {kind, code, message, ...}: kind is',
+  'invalid_input (fix `field`, a JSON pointer into the input), forbidden (`missingScope`), approval_required',
+  '(`approvalUrl`: a human confirms there), unknown_delivery_state (read it with open_reply), not_found, conflict,',
+  'limit_exceeded (`limit`, `value`), script_error (`line`) or busy (`retryAfterMs`); execute failures add `execution`',
+  '(its logs and calls). A result cut at a size limit is a success whose truncated.result reports the limit.',
 ].join(' ');
 
 /**
@@ -60,20 +67,18 @@ export interface McpServerSetup {
    * 5.6); undefined means the key is still good.
    */
   readonly recheck?: () => KeyRefusal | undefined;
+  /** The text block of a success: a summary (default) or the whole JSON (text-summary.ts). */
+  readonly text?: TextMode;
 }
 
 type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
 
 function failureResult(failure: AgentFailure): ToolResult {
-  return {
-    content: [{ type: 'text', text: `${failure.code}: ${failure.message}\n${JSON.stringify(failure)}` }],
-    structuredContent: { ...failure },
-    isError: true,
-  };
+  return { content: [{ type: 'text', text: JSON.stringify(failure) }], isError: true };
 }
 
-function successResult(value: unknown): ToolResult {
-  const text = JSON.stringify(value) ?? 'null';
+function successResult(tool: string, value: unknown, mode: TextMode): ToolResult {
+  const text = resultText(tool, value, mode);
   const structured =
     typeof value === 'object' && value !== null && !Array.isArray(value)
       ? (value as Record<string, unknown>)
@@ -123,7 +128,7 @@ async function callTool(
     );
   }
   if (!outcome.ok) return failureResult(outcome.failure);
-  const result = successResult(outcome.value);
+  const result = successResult(tool.declaration.name, outcome.value, setup.text ?? 'summary');
   const valid = tool.output.check(result.structuredContent);
   if (!valid.ok)
     throw new ProtocolError(

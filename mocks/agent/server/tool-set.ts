@@ -18,7 +18,7 @@ export interface ServedTool {
   readonly declaration: AgentToolDeclaration;
   readonly inputSchema: AgentJsonSchema;
   readonly outputSchema: AgentJsonSchema;
-  /** What tools/list shows: the output schema or an AgentFailure (see advertised-schema.ts). */
+  /** What tools/list shows: the success output schema, made portable (see advertised-schema.ts). */
   readonly advertisedOutputSchema: Readonly<Record<string, unknown>>;
   readonly input: AgentValidator;
   readonly output: AgentValidator;
@@ -48,7 +48,6 @@ export function createToolSet(contract: AgentContract, handlers: readonly AgentT
     if (byName.has(handler.name)) throw new Error(`Tool "${handler.name}" has two handlers`);
     byName.set(handler.name, handler);
   }
-  const failureSchema = contract.schemaAt('failures.json', '/schema') ?? true;
   const served: ServedTool[] = [];
   const pending: { name: string; reason: string }[] = [];
   for (const declaration of contract.tools) {
@@ -73,7 +72,7 @@ export function createToolSet(contract: AgentContract, handlers: readonly AgentT
     served.push({
       declaration,
       ...schemas,
-      advertisedOutputSchema: advertisedOutputSchema(schemas.outputSchema, failureSchema),
+      advertisedOutputSchema: advertisedOutputSchema(schemas.outputSchema),
       input,
       output,
       handler,

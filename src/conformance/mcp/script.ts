@@ -91,7 +91,8 @@ function piecesOf(value: unknown, found: Map<number, string>, count: { n: number
       if (match !== null) {
         const index = Number(match[1]);
         count.n = Number(match[2]);
-        found.set(index, value.slice(at + CHUNK_OPEN.length + match[0].length, end));
+        // The first reading wins: structuredContent is read before a text that may quote it escaped.
+        if (!found.has(index)) found.set(index, value.slice(at + CHUNK_OPEN.length + match[0].length, end));
       }
       at = value.indexOf(CHUNK_OPEN, end);
     }
@@ -104,10 +105,18 @@ function piecesOf(value: unknown, found: Map<number, string>, count: { n: number
 function findMarked(value: unknown, depth = 0): string | undefined {
   if (depth > 12) return undefined;
   if (typeof value === 'string') {
-    const start = value.indexOf(OPEN);
-    if (start < 0) return undefined;
-    const end = value.indexOf(CLOSE, start + OPEN.length);
-    return end < 0 ? undefined : value.slice(start + OPEN.length, end);
+    // Only a marked text that parses: a deployment's text summary may quote a console line as JSON
+    // (markers around escaped quotes), or cut it.
+    for (let start = value.indexOf(OPEN); start >= 0; start = value.indexOf(OPEN, start + 1)) {
+      const end = value.indexOf(CLOSE, start + OPEN.length);
+      if (end < 0) return undefined;
+      const marked = value.slice(start + OPEN.length, end);
+      try {
+        JSON.parse(marked);
+        return marked;
+      } catch {}
+    }
+    return undefined;
   }
   if (Array.isArray(value)) {
     for (const item of value) {
