@@ -273,7 +273,9 @@ sectionNote<AgentConformanceResult>(
   '; {cores} cores, load average {load} before',
 );
 sectionNote<ValidatorsResult>('validators', renderValidators, '; load average {load} before');
-writeFileSync(resultsFile, renderResults(all, notes));
+// A comparison alone leaves the other sections' tables as they are (their results may live elsewhere).
+if (only.some((s) => s !== 'compare') || !existsSync(resultsFile))
+  writeFileSync(resultsFile, renderResults(all, notes));
 for (const file of readdirSync(outDir)
   .filter((f) => /^compare-.*\.json$/.test(f))
   .sort()) {
