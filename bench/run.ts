@@ -6,12 +6,14 @@
  *   npm run bench -- --quick                       # short rounds and small sizes, into bench/results/quick/
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
- * Sections: throughput, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
+ *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
+ *
+ * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
  * agent-conformance, validators, state. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +29,7 @@ import {
   renderAgentConformance,
 } from './sections/agent-conformance.ts';
 import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sections/agent-paging.ts';
+import { type CompareResult, compare, writeCompare } from './sections/compare.ts';
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
 import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
@@ -40,6 +43,7 @@ import { renderValidators, type ValidatorsResult, validatorsSection } from './se
 
 const SECTIONS = [
   'throughput',
+  'compare',
   'startup',
   'scale',
   'conformance',
@@ -62,6 +66,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     routes: { type: 'string' },
     compare: { type: 'string' },
+    against: { type: 'string' },
     out: { type: 'string' },
     results: { type: 'string' },
     connections: { type: 'string' },
@@ -131,6 +136,31 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         }),
       );
       break;
+    case 'compare': {
+      const against = values.against;
+      if (against === undefined) throw new Error('--only compare needs --against <git ref>');
+      const started = performance.now();
+      log(`== compare against ${against}`);
+      const result = await compare({
+        against,
+        rounds: int(values.rounds, quick ? 2 : 6),
+        load: {
+          connections: int(values.connections, 10),
+          pipelining: 1,
+          duration: int(values.duration, quick ? 1 : 2),
+        },
+        generator,
+        log,
+      });
+      // One file per compared ref: comparisons against several refs are all kept.
+      const file = join(outDir, `compare-${against.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
+      writeFileSync(
+        file,
+        `${JSON.stringify({ command, seconds: (performance.now() - started) / 1000, result }, null, 2)}\n`,
+      );
+      log(`   compare done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      break;
+    }
     case 'startup': {
       const mock = await startCcaKit({ seed: 42 });
       const keys = await benchKeys(mock.url);
@@ -243,5 +273,15 @@ sectionNote<AgentConformanceResult>(
   '; {cores} cores, load average {load} before',
 );
 sectionNote<ValidatorsResult>('validators', renderValidators, '; load average {load} before');
-writeFileSync(resultsFile, renderResults(all, notes));
+// A comparison alone leaves the other sections' tables as they are (their results may live elsewhere).
+if (only.some((s) => s !== 'compare') || !existsSync(resultsFile))
+  writeFileSync(resultsFile, renderResults(all, notes));
+for (const file of readdirSync(outDir)
+  .filter((f) => /^compare-.*\.json$/.test(f))
+  .sort()) {
+  writeCompare(
+    resultsFile,
+    (JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { result: CompareResult }).result,
+  );
+}
 log(`wrote ${resultsFile}`);

@@ -111,6 +111,13 @@ const TRANSPORT_ERRORS: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>(
   'STORE_UNAVAILABLE',
 ]);
 
+/** Filled in by the pipeline for the `onAnswer` observers. */
+interface AnswerNote {
+  operationId: string | null;
+  rawBody: string;
+  readonly receivedAt: number;
+}
+
 const isEngineError = (result: HandlerResult): result is EngineError => 'code' in result;
 
 /**
@@ -132,6 +139,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     options.swaggerUiAssetsBase,
   );
   const interceptors = options.interceptors;
+  const observed = interceptors.some((interceptor) => interceptor.onAnswer !== undefined);
   const selfCheckFailures: SelfCheckFailure[] = [];
   const unexpectedErrors: UnexpectedError[] = [];
 
@@ -216,12 +224,15 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
 
   /** Interceptors, then the self-check, then serialisation. */
   const finish = (
+    note: AnswerNote,
     request: EngineRequest,
     operation: Operation | null,
     input: HandlerResult,
     headOnly: boolean,
     rawBody = '',
   ): EngineAnswer => {
+    note.operationId = operation?.operationId ?? null;
+    note.rawBody = rawBody;
     // The permitted variations first: the self-check holds the chosen answer to the contract.
     let result = choices === undefined ? input : choices.shapeResult(options.choices, operation, input);
     for (const interceptor of interceptors) {
@@ -269,7 +280,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     });
   };
 
-  const pipeline = async (request: EngineRequest): Promise<EngineAnswer> => {
+  const pipeline = async (request: EngineRequest, note: AnswerNote): Promise<EngineAnswer> => {
     const url = request.url;
     const method = request.method;
     const headOnly = method === 'HEAD';
@@ -277,19 +288,25 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     if (method === 'OPTIONS' && request.headers.get('access-control-request-method') !== null)
       return preflightResponse();
     if (url.pathname.startsWith('/__mock/'))
-      return finish(request, null, await dispatchAdmin(request), headOnly);
+      return finish(note, request, null, await dispatchAdmin(request), headOnly);
 
     // Route by the contract.
     const match = contract.matchOperation(method, url.pathname);
     if (match.kind === 'not-found')
-      return finish(request, null, errors.routeNotFound(method, url.pathname), headOnly);
+      return finish(note, request, null, errors.routeNotFound(method, url.pathname), headOnly);
     if (match.kind === 'method-not-allowed') {
-      return finish(request, null, errors.methodNotAllowed(method, url.pathname, match.allowed), headOnly);
+      return finish(
+        note,
+        request,
+        null,
+        errors.methodNotAllowed(method, url.pathname, match.allowed),
+        headOnly,
+      );
     }
     const operation = match.operation;
     const operationId = operation.operationId;
     if (match.kind === 'bad-path-encoding') {
-      return finish(request, operation, errors.badPathEncoding(operationId, match.segment), headOnly);
+      return finish(note, request, operation, errors.badPathEncoding(operationId, match.segment), headOnly);
     }
 
     // The documentation routes need no key.
@@ -310,13 +327,14 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
             : auth.reason === 'revoked'
               ? errors.keyRevoked()
               : errors.keyUnknown();
-      return finish(request, operation, error, headOnly);
+      return finish(note, request, operation, error, headOnly);
     }
     const key = auth.key;
     const organization = state.organizations.get(key.organizationId);
-    if (organization === undefined) return finish(request, operation, errors.keyUnknown(), headOnly);
+    if (organization === undefined) return finish(note, request, operation, errors.keyUnknown(), headOnly);
     if (operation.requiredScope !== null && !hasScope(key, operation.requiredScope)) {
       return finish(
+        note,
         request,
         operation,
         errors.scopeMissing(operationId, operation.requiredScope, key.profile),
@@ -328,7 +346,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
       organization.moderationMode !== operation.requiresModerationMode
     ) {
       const error = errors.moderationModeRequired(operationId, organization.id, organization.moderationMode);
-      return finish(request, operation, error, headOnly);
+      return finish(note, request, operation, error, headOnly);
     }
 
     // Body: size, content type, JSON.
@@ -336,9 +354,9 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     let body: unknown;
     if (operation.requestBodySchema !== undefined) {
       const read = await readJsonBody(request, operationId, options.maxBodyBytes);
-      if (!read.ok) return finish(request, operation, read.error, headOnly, read.text);
+      if (!read.ok) return finish(note, request, operation, read.error, headOnly, read.text);
       if (!read.present && operation.requestBodyRequired) {
-        return finish(request, operation, errors.bodyRequired(operationId), headOnly);
+        return finish(note, request, operation, errors.bodyRequired(operationId), headOnly);
       }
       rawBody = read.text;
       body = read.value;
@@ -365,7 +383,10 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
         paramIssues.length > 0
           ? errors.invalidParameters(operationId, paramIssues)
           : policy.invalidBody(operationId, validation.issues, body);
-      return finish(request, operation, error, headOnly);
+      const answer = finish(note, request, operation, error, headOnly);
+      // The observers of the answer see the body that failed (the result event carries none).
+      note.rawBody = rawBody;
+      return answer;
     }
 
     // The handler. Ingested records that came due on the clock become actions first, so a read
@@ -375,7 +396,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
       choices === undefined
         ? ({ ok: true, query: validation.query } as const)
         : choices.shapeRequest(options.choices, operationId, validation.query);
-    if (!shaped.ok) return finish(request, operation, shaped.error, headOnly, rawBody);
+    if (!shaped.ok) return finish(note, request, operation, shaped.error, headOnly, rawBody);
     let result: HandlerResult;
     try {
       settleIngestion(state.ingestion, state.data);
@@ -400,7 +421,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
         result = errors.internal();
       }
     }
-    return finish(request, operation, result, headOnly, rawBody);
+    return finish(note, request, operation, result, headOnly, rawBody);
   };
 
   /** Tells the observers what is about to be sent (the journal); an observer's throw is recorded, not sent. */
@@ -408,10 +429,19 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     request: EngineRequest,
     handled: EngineRequest,
     response: EngineResponse,
+    note: AnswerNote,
   ): EngineResponse => {
     for (const interceptor of interceptors) {
+      if (interceptor.onAnswer === undefined) continue;
       try {
-        interceptor.onAnswer?.({ request, handled, response });
+        interceptor.onAnswer({
+          request,
+          handled,
+          response,
+          operationId: note.operationId,
+          rawBody: note.rawBody,
+          receivedAt: note.receivedAt,
+        });
       } catch (error) {
         recordUnexpected(handled, null, error);
       }
@@ -420,13 +450,20 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
   };
 
   const dispatch = async (request: EngineRequest): Promise<EngineResponse> => {
+    // What the answer's observers need to know of the pipeline, handed to them with the answer (no
+    // per-request maps keyed by request objects).
+    const note: AnswerNote = {
+      operationId: null,
+      rawBody: '',
+      receivedAt: observed ? performance.now() : 0,
+    };
     try {
       for (const interceptor of interceptors) {
         const pending = interceptor.onRequest?.(request);
         const early = pending instanceof Promise ? await pending : pending;
         if (early !== undefined) {
           request.body?.discard();
-          return answered(request, request, early);
+          return answered(request, request, early, note);
         }
       }
       let current = request;
@@ -434,10 +471,10 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
       // A shared store: what any replica answered before this request started is applied first.
       const behind = store.catchUp();
       if (behind !== undefined) await behind;
-      const answer = await pipeline(current);
+      const answer = await pipeline(current, note);
       // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
       current.body?.discard();
-      return answered(request, current, answer);
+      return answered(request, current, answer, note);
     } catch (error) {
       recordUnexpected(request, null, error);
       return jsonResponse(500, errors.internal().body, undefined, false);

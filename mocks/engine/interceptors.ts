@@ -53,6 +53,12 @@ export interface AnswerEvent {
   readonly handled: EngineRequest;
   /** What the transport is about to send: the serialised answer, or a drop. */
   readonly response: EngineResponse;
+  /** The operation answered; null when none matched, for admin and docs requests and early answers. */
+  readonly operationId: string | null;
+  /** The request body as read by the engine, one that failed validation included ('' when none). */
+  readonly rawBody: string;
+  /** `performance.now()` when the engine received the request (for durations). */
+  readonly receivedAt: number;
 }
 
 export interface EngineInterceptor {

@@ -140,6 +140,29 @@ describe('the request journal', () => {
     });
   });
 
+  it('keeps the body of a request that failed validation, with its operation, and its time from the mock clock', async () => {
+    const { engine, journal, key } = setUp();
+    const listed = (await (
+      await call(engine, '/v0/action/list', { headers: { 'x-api-key': key } })
+    ).json()) as { data: { actionId: string }[] };
+    const actionId = listed.data[0]?.actionId ?? 'none';
+    journal.clear();
+    const body = JSON.stringify({ fields: 'not a list' });
+    const answer = await call(engine, `/v0/actions/${actionId}/custom-fields`, {
+      method: 'PATCH',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body,
+    });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    const [summary] = journal.list();
+    expect(summary).toMatchObject({ operation: 'updateCustomFields', status: answer.status });
+    expect(summary?.at).toBe(new Date(START).toISOString());
+    expect(summary?.durationMs).toBeGreaterThanOrEqual(0);
+    const entry = journal.get(summary?.seq ?? 0);
+    expect(entry?.request.body.text).toBe(body);
+    expect(entry?.response.headers).toContainEqual(['content-type', expect.stringMatching(/json/)]);
+  });
+
   it('refuses a capacity or body limit that is not a positive integer', () => {
     expect(() => createJournal({ capacity: 0 })).toThrow(/capacity must be a positive integer/);
     expect(() => createJournal({ maxBodyBytes: 1.5 })).toThrow(/maxBodyBytes must be a positive integer/);

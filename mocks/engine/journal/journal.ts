@@ -2,14 +2,20 @@
  * The request journal: every exchange of the REST engine (as an interceptor) and of the other
  * transports that hand theirs in (`record`, the MCP endpoint), kept in a ring buffer (default 500
  * entries; the oldest goes first) with bodies cut at `maxBodyBytes` (default 32 KiB), so memory stays
- * bounded. Keys are never kept: secret headers are masked before anything is stored, and every key
- * the mock knows or saw presented is masked in bodies and paths whenever an entry is read.
+ * bounded. Keys are never shown: secret headers are masked, and every key the mock knows or saw
+ * presented is masked in headers, bodies and paths, whenever an entry is read.
+ *
+ * Recording is on every request's path, so it only keeps references: the request's headers, the
+ * answer's header record and bytes (never mutated after they are built), numbers for the time. The
+ * masking, the ISO time and the summary object are made when an entry is read (the dashboard, the
+ * HAR export), which is rare next to the traffic. Only the secret headers' values are looked at when
+ * recording, so a presented key is remembered for masking the other entries.
  *
  * Admin requests (`/__mock/...`) are not journaled: the dashboard polls them, and they are not the
  * client's traffic.
  */
 import type { AdminApi } from '../admin/api.ts';
-import type { EngineRequest } from '../exchange.ts';
+import type { EngineRequest, RequestHeaders } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost } from '../interceptors.ts';
 import { positiveInteger, Ring } from '../ring.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
@@ -36,7 +42,10 @@ export interface JournalOptions {
   readonly capacity?: number;
   /** Bytes kept of each request and response body. Default 32 KiB. */
   readonly maxBodyBytes?: number;
-  /** A monotonic millisecond clock for durations. Default `performance.now`. */
+  /**
+   * A monotonic millisecond clock for durations, on `performance.now()`'s timebase (the engine stamps a
+   * request's arrival with it). Default `performance.now`.
+   */
   readonly now?: () => number;
 }
 
@@ -68,13 +77,34 @@ interface KeptBody {
   readonly bytes: number;
 }
 
+type HeaderPairs = readonly (readonly [string, string])[];
+
+/** An exchange as recorded: references and numbers; `summaryOf` and `entryView` make the rest. */
 interface Stored {
-  readonly summary: JournalSummary;
-  readonly requestHeaders: readonly (readonly [string, string])[];
+  readonly seq: number;
+  readonly interface: JournalSummary['interface'];
+  /** The mock clock's time (ms) at the answer. */
+  readonly at: number;
+  readonly durationMs: number;
+  readonly method: string;
+  /** The path and query, or the URL to take them from when read. */
+  readonly target: string | URL;
+  readonly operation: string | null;
+  readonly organizationId: string | null;
+  readonly keyProfile: KeyProfile | null;
+  readonly status: number;
+  readonly violations: readonly JournalViolation[];
+  readonly requestHeaders: RequestHeaders | HeaderPairs;
   readonly requestBody: KeptBody;
-  readonly responseHeaders: readonly (readonly [string, string])[];
+  readonly responseHeaders: Readonly<Record<string, string>> | HeaderPairs;
   readonly responseBody: KeptBody;
+  /** Made at the first read (the path with this exchange's key masked; other keys at each read). */
+  summary: JournalSummary | undefined;
 }
+
+const NO_BODY: KeptBody = { value: null, truncated: false, bytes: 0 };
+/** Names whose value is a secret to remember (cookies are masked but hold no key of the service). */
+const REMEMBERED_HEADERS = [...SECRET_HEADERS].filter((name) => name !== 'cookie' && name !== 'set-cookie');
 
 /** The journal installed in the engine owning `admin`, if any (the admin routes find it here). */
 export const journalOf = (admin: AdminApi): Journal | undefined => journalAttachments.of(admin);
@@ -97,9 +127,9 @@ function textOf(value: Uint8Array | string | readonly Uint8Array[]): string {
  * was most of the journal's cost (a 32 KiB allocation for every list answer).
  */
 function keep(body: RawBody, max: number): KeptBody {
-  if (body === null) return { value: null, truncated: false, bytes: 0 };
+  if (body === null) return NO_BODY;
   if (typeof body === 'string') {
-    if (body.length === 0) return { value: null, truncated: false, bytes: 0 };
+    if (body.length === 0) return NO_BODY;
     // A string of n UTF-16 units is at most 3n bytes: short ones are kept as they are.
     if (body.length * 3 <= max) return { value: body, truncated: false, bytes: utf8Length(body) };
     return keep(encoder.encode(body), max);
@@ -154,16 +184,10 @@ export function createJournal(options: JournalOptions = {}): Journal {
   let total = 0;
   let host: InterceptorHost | undefined;
   const presented = new Set<string>();
-  /** When each request arrived (by the transport's request object). */
-  const started = new WeakMap<EngineRequest, number>();
-  /** What the pipeline knew of a request, from its result until the answer. */
-  const results = new WeakMap<
-    EngineRequest,
-    { operationId: string | null; rawBody: string; violations: readonly JournalViolation[] }
-  >();
   let violationsSeen = 0;
-  /** The body of a request that failed validation (its result event carries none). */
-  const invalidBodies = new WeakMap<EngineRequest, string>();
+  /** Violations of a request from its result until its answer (only requests that have any). */
+  const pendingViolations = new WeakMap<EngineRequest, readonly JournalViolation[]>();
+  let pendingCount = 0;
 
   const remember = (key: string): void => {
     if (key.length < MIN_SECRET_LENGTH || presented.has(key)) return;
@@ -174,6 +198,12 @@ export function createJournal(options: JournalOptions = {}): Journal {
     presented.add(key);
   };
 
+  /** Remembers the key in a secret header's value (the token of `Bearer <token>`). */
+  const rememberValue = (value: string): void => {
+    const scheme = /^(\S+)\s+(\S+)$/.exec(value);
+    remember(scheme?.[2] ?? value);
+  };
+
   const maskHeaders = (pairs: Iterable<readonly [string, string]>): (readonly [string, string])[] => {
     const out: (readonly [string, string])[] = [];
     for (const [name, value] of pairs) {
@@ -182,11 +212,21 @@ export function createJournal(options: JournalOptions = {}): Journal {
         out.push([lower, value]);
         continue;
       }
+      if (lower !== 'cookie' && lower !== 'set-cookie') rememberValue(value);
       const scheme = /^(\S+)\s+(\S+)$/.exec(value);
-      if (lower !== 'cookie' && lower !== 'set-cookie') remember(scheme?.[2] ?? value);
       out.push([lower, scheme !== null && lower === 'authorization' ? `${scheme[1]} ${MASKED}` : MASKED]);
     }
     return out;
+  };
+
+  const pairsOf = (
+    headers: RequestHeaders | Readonly<Record<string, string>> | HeaderPairs,
+  ): Iterable<readonly [string, string]> => {
+    if (Array.isArray(headers)) return headers as HeaderPairs;
+    const entries = (headers as RequestHeaders).entries;
+    return typeof entries === 'function'
+      ? (headers as RequestHeaders).entries()
+      : Object.entries(headers as Readonly<Record<string, string>>);
   };
 
   /** Every key the mock knows or saw presented, longest first (a key inside another is masked whole). */
@@ -208,19 +248,40 @@ export function createJournal(options: JournalOptions = {}): Journal {
     bytes: kept.bytes,
   });
 
-  const summaryView = (summary: JournalSummary, known: readonly string[]): JournalSummary => {
+  const summaryOf = (stored: Stored): JournalSummary => {
+    if (stored.summary !== undefined) return stored.summary;
+    const target =
+      typeof stored.target === 'string' ? stored.target : `${stored.target.pathname}${stored.target.search}`;
+    stored.summary = {
+      seq: stored.seq,
+      interface: stored.interface,
+      at: new Date(stored.at).toISOString(),
+      durationMs: stored.durationMs,
+      method: stored.method,
+      path: target,
+      operation: stored.operation,
+      organizationId: stored.organizationId,
+      keyProfile: stored.keyProfile,
+      status: stored.status,
+      violations: stored.violations,
+    };
+    return stored.summary;
+  };
+
+  const summaryView = (stored: Stored, known: readonly string[]): JournalSummary => {
+    const summary = summaryOf(stored);
     const path = mask(summary.path, known);
     return path === summary.path ? summary : { ...summary, path };
   };
 
   const entryView = (stored: Stored, known: readonly string[]): JournalEntry => ({
-    ...summaryView(stored.summary, known),
+    ...summaryView(stored, known),
     request: {
-      headers: stored.requestHeaders.map(([n, v]) => [n, mask(v, known)] as const),
+      headers: maskHeaders(pairsOf(stored.requestHeaders)).map(([n, v]) => [n, mask(v, known)] as const),
       body: bodyView(stored.requestBody, known),
     },
     response: {
-      headers: stored.responseHeaders.map(([n, v]) => [n, mask(v, known)] as const),
+      headers: maskHeaders(pairsOf(stored.responseHeaders)).map(([n, v]) => [n, mask(v, known)] as const),
       body: bodyView(stored.responseBody, known),
     },
   });
@@ -250,39 +311,76 @@ export function createJournal(options: JournalOptions = {}): Journal {
     for (const stored of ring) visit(stored);
   };
 
-  const profileOf = (
+  /** The path and query, with the exchange's own key masked now (it may be forgotten before a read). */
+  const targetOf = (target: string | URL, key: string | null): string | URL => {
+    if (key === null || key.length < MIN_SECRET_LENGTH) return target;
+    // `href` is a string the URL already holds: nothing is built unless the key is in it.
+    if (!(typeof target === 'string' ? target : target.href).includes(key)) return target;
+    return mask(typeof target === 'string' ? target : `${target.pathname}${target.search}`, [key]);
+  };
+
+  /** One shape for every entry (written out, not spread: this runs for every request). */
+  const store = (
+    kind: JournalSummary['interface'],
+    durationMs: number,
+    method: string,
+    target: string | URL,
+    operation: string | null,
     key: string | null,
-  ): { organizationId: string | null; keyProfile: KeyProfile | null } => {
+    status: number,
+    violations: readonly JournalViolation[],
+    requestHeaders: Stored['requestHeaders'],
+    requestBody: KeptBody,
+    responseHeaders: Stored['responseHeaders'],
+    responseBody: KeptBody,
+  ): Stored => {
+    total += 1;
     const record = key === null || host === undefined ? undefined : host.state.keys.byKey.get(key);
-    return record === undefined
-      ? { organizationId: null, keyProfile: null }
-      : { organizationId: record.organizationId, keyProfile: record.profile };
+    const stored: Stored = {
+      seq: total,
+      interface: kind,
+      at: host?.clock.now() ?? 0,
+      durationMs,
+      method,
+      target: targetOf(target, key),
+      operation,
+      organizationId: record === undefined ? null : record.organizationId,
+      keyProfile: record === undefined ? null : record.profile,
+      status,
+      violations,
+      requestHeaders,
+      requestBody,
+      responseHeaders,
+      responseBody,
+      summary: undefined,
+    };
+    ring.push(stored);
+    return stored;
   };
 
   const record = (exchange: JournalExchange): JournalSummary => {
-    total += 1;
-    const requestHeaders = maskHeaders(exchange.requestHeaders);
-    const summary: JournalSummary = {
-      seq: total,
-      interface: exchange.interface,
-      at: new Date(host?.clock.now() ?? 0).toISOString(),
-      durationMs: Math.max(0, Math.round(exchange.durationMs * 10) / 10),
-      method: exchange.method,
-      path: exchange.key === null ? exchange.path : mask(exchange.path, [exchange.key]),
-      operation: exchange.operation,
-      ...profileOf(exchange.key),
-      status: exchange.status,
-      violations: exchange.violations ?? [],
-    };
-    const stored: Stored = {
-      summary,
+    // Another transport's iterables may be read once only: copied now (this is not the REST path).
+    const requestHeaders = [...exchange.requestHeaders];
+    const responseHeaders = [...exchange.responseHeaders];
+    for (const [name, value] of [...requestHeaders, ...responseHeaders]) {
+      const lower = name.toLowerCase();
+      if (SECRET_HEADERS.has(lower) && lower !== 'cookie' && lower !== 'set-cookie') rememberValue(value);
+    }
+    const stored = store(
+      exchange.interface,
+      Math.max(0, Math.round(exchange.durationMs * 10) / 10),
+      exchange.method,
+      exchange.path,
+      exchange.operation,
+      exchange.key,
+      exchange.status,
+      exchange.violations ?? [],
       requestHeaders,
-      requestBody: keep(exchange.requestBody, maxBodyBytes),
-      responseHeaders: maskHeaders(exchange.responseHeaders),
-      responseBody: keep(exchange.responseBody, maxBodyBytes),
-    };
-    ring.push(stored);
-    return summary;
+      keep(exchange.requestBody, maxBodyBytes),
+      responseHeaders,
+      keep(exchange.responseBody, maxBodyBytes),
+    );
+    return summaryOf(stored);
   };
 
   const isAdmin = (request: EngineRequest): boolean => request.url.pathname.startsWith('/__mock/');
@@ -293,60 +391,75 @@ export function createJournal(options: JournalOptions = {}): Journal {
       host = engineHost;
       journalAttachments.set(engineHost.admin, journal);
     },
-    onRequest(request) {
-      if (!isAdmin(request)) started.set(request, now());
-      return undefined;
-    },
-    onRequestIssues(event) {
-      invalidBodies.set(event.request, event.rawBody);
-    },
     onResult(event) {
-      if (isAdmin(event.request) || host === undefined) return undefined;
+      if (host === undefined) return undefined;
       // The violation log ran just before (it is installed first) and synchronously: what it recorded
       // since the last look belongs to this request. `stats()` is O(1); the list is read only then.
-      let violations: readonly JournalViolation[] = [];
       const log = violationLogOf(host.admin);
-      const logged = log?.stats().total ?? 0;
-      if (log !== undefined && logged > violationsSeen) {
-        violations = violationsOf(log.list({ since: violationsSeen }));
+      if (log === undefined) return undefined;
+      const logged = log.stats().total;
+      if (logged > violationsSeen) {
+        const violations = violationsOf(log.list({ since: violationsSeen }));
         violationsSeen = logged;
+        if (!isAdmin(event.request)) {
+          pendingViolations.set(event.request, violations);
+          pendingCount += 1;
+        }
       }
-      const rawBody = event.rawBody === '' ? (invalidBodies.get(event.request) ?? '') : event.rawBody;
-      results.set(event.request, { operationId: event.operationId, rawBody, violations });
       return undefined;
     },
-    onAnswer({ request, handled, response }) {
+    onAnswer({ request, handled, response, operationId, rawBody, receivedAt }) {
       if (isAdmin(request)) return;
-      const start = started.get(request);
-      const known = results.get(handled);
-      record({
-        interface: 'rest',
-        durationMs: start === undefined ? 0 : now() - start,
-        method: request.method,
-        path: `${request.url.pathname}${request.url.search}`,
-        operation: known?.operationId ?? null,
-        key: handled.headers.get('x-api-key'),
-        status: response.kind === 'drop' ? 0 : response.status,
-        requestHeaders: request.headers.entries(),
-        requestBody: known === undefined || known.rawBody === '' ? null : known.rawBody,
-        responseHeaders: response.kind === 'drop' ? [] : Object.entries(response.headers),
-        responseBody: response.kind === 'drop' ? null : response.body,
-        violations: known?.violations ?? [],
-      });
+      let violations: readonly JournalViolation[] = [];
+      if (pendingCount > 0) {
+        const pending = pendingViolations.get(handled);
+        if (pending !== undefined) {
+          pendingViolations.delete(handled);
+          pendingCount -= 1;
+          violations = pending;
+        }
+      }
+      const headers = request.headers;
+      let key: string | null = null;
+      for (const name of REMEMBERED_HEADERS) {
+        const value = headers.get(name);
+        if (value === null) continue;
+        if (name === 'x-api-key') key = value;
+        rememberValue(value);
+      }
+      const drop = response.kind === 'drop';
+      if (!drop)
+        for (const name in response.headers)
+          if (SECRET_HEADERS.has(name) && name !== 'set-cookie')
+            rememberValue(response.headers[name] as string);
+      store(
+        'rest',
+        Math.max(0, Math.round((now() - receivedAt) * 10) / 10),
+        request.method,
+        request.url,
+        operationId,
+        handled === request ? key : handled.headers.get('x-api-key'),
+        drop ? 0 : response.status,
+        violations,
+        headers,
+        rawBody === '' ? NO_BODY : keep(rawBody, maxBodyBytes),
+        drop ? [] : response.headers,
+        drop ? NO_BODY : keep(response.body, maxBodyBytes),
+      );
     },
     record,
     list(filter = {}) {
       const known = secrets();
       const out: JournalSummary[] = [];
       each((stored) => {
-        if (matches(stored.summary, filter)) out.push(summaryView(stored.summary, known));
+        if (matches(summaryOf(stored), filter)) out.push(summaryView(stored, known));
       });
       return out;
     },
     get(seq) {
       let found: Stored | undefined;
       each((stored) => {
-        if (stored.summary.seq === seq) found = stored;
+        if (stored.seq === seq) found = stored;
       });
       return found === undefined ? undefined : entryView(found, secrets());
     },
@@ -354,7 +467,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       const known = secrets();
       const out: JournalEntry[] = [];
       each((stored) => {
-        if (matches(stored.summary, filter)) out.push(entryView(stored, known));
+        if (matches(summaryOf(stored), filter)) out.push(entryView(stored, known));
       });
       return out;
     },
