@@ -7,9 +7,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sampleSubmission } from '../../mocks/engine/moderation/sample.ts';
-import { openStateFile } from '../../mocks/engine/store/file.ts';
-import { createPersistentEngine } from '../../mocks/engine/store/open.ts';
+import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
+import { openStateFile } from '../mocks/engine/store/file.ts';
+import { createPersistentEngine } from '../mocks/engine/store/open.ts';
 
 const kinds = (process.argv[2] ?? 'mod').split(',');
 const sizes = (process.argv[3] ?? '2000,4000').split(',').map((s) => Number.parseInt(s, 10));
