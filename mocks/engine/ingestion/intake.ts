@@ -3,6 +3,8 @@
  * queue the batch for processing on the engine clock. A record whose identity (organization,
  * platform, serverId, externalId) is already stored is updated in place: a retry never duplicates.
  */
+
+import { threadKeyOf } from './process.ts';
 import {
   type IngestionRecordInput,
   type IngestionState,
@@ -82,11 +84,18 @@ export function ingestBatch(
         processedThread: null,
       };
       state.records.set(key, stored);
+      indexThread(state, threadKeyOf(stored), key);
     } else {
+      const before = threadKeyOf(existing);
       existing.record = record;
       existing.origin = origin;
       existing.receivedAt = now;
       existing.revision += 1;
+      const after = threadKeyOf(existing);
+      if (after !== before) {
+        state.threads.get(before)?.delete(key);
+        indexThread(state, after, key);
+      }
     }
     keys.push(key);
   }
@@ -165,4 +174,10 @@ function readRecord(raw: unknown): IngestionRecordInput | string {
 
 function isRecord(value: unknown): value is { readonly [key: string]: unknown } {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function indexThread(state: IngestionState, thread: string, key: string): void {
+  const members = state.threads.get(thread);
+  if (members === undefined) state.threads.set(thread, new Set([key]));
+  else members.add(key);
 }

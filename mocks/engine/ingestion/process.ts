@@ -49,7 +49,7 @@ export function threadIdOf(stored: StoredRecord): string {
   return stored.record.threadExternalId ?? stored.record.externalId;
 }
 
-function threadKeyOf(stored: StoredRecord): string {
+export function threadKeyOf(stored: StoredRecord): string {
   const { organizationId, platform, serverId } = stored.identity;
   return JSON.stringify([
     organizationId,
@@ -81,14 +81,20 @@ export function takeDueThreads(state: IngestionState, now: number): IngestedThre
   }
   if (touched.size === 0) return [];
   const groups = new Map<string, StoredRecord[]>();
-  for (const stored of state.records.values()) {
-    const key = threadKeyOf(stored);
-    if (!touched.has(key)) continue;
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [stored]);
-    else group.push(stored);
+  for (const thread of touched) {
+    const members: StoredRecord[] = [];
+    for (const key of state.threads.get(thread) ?? []) {
+      const stored = state.records.get(key);
+      if (stored !== undefined) members.push(stored);
+    }
+    if (members.length > 0) groups.set(thread, members);
   }
-  return [...groups.values()].map(threadOf).sort((a, b) => a.firstReceivedAt - b.firstReceivedAt);
+  // Ties keep the order of the threads' first stored records, as a scan of every record gave.
+  const first = (records: StoredRecord[]): number => Math.min(...records.map((r) => r.sequence));
+  return [...groups.values()]
+    .sort((a, b) => first(a) - first(b))
+    .map(threadOf)
+    .sort((a, b) => a.firstReceivedAt - b.firstReceivedAt);
 }
 
 /** True when a batch is still waiting (the clock has not reached its due time). */

@@ -72,6 +72,12 @@ export interface IngestionState {
   /** ms after intake; 0 for instant. */
   readonly latencyMs: number;
   readonly records: Map<string, StoredRecord>;
+  /**
+   * Record keys by the thread each record now belongs to: processing a batch rebuilds only the
+   * threads it touched, so reading them must not cost a scan of every record (replaying a long log
+   * would then be quadratic).
+   */
+  readonly threads: Map<string, Set<string>>;
   /** Oldest first; dueAt never decreases because the clock does not go back. */
   readonly pending: PendingBatch[];
   sequence: number;
@@ -97,7 +103,14 @@ export function createIngestionState(options: IngestionStateOptions): IngestionS
       `ingestion latency must be 'instant' or a number of ms >= 0; got ${String(latency)}`,
     );
   }
-  return { clock: options.clock, latencyMs, records: new Map(), pending: [], sequence: 0 };
+  return {
+    clock: options.clock,
+    latencyMs,
+    records: new Map(),
+    threads: new Map(),
+    pending: [],
+    sequence: 0,
+  };
 }
 
 /** The map key of an identity: a JSON array, so no separator can collide with an id's characters. */
