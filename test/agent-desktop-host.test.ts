@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
+import { answerData } from './agent-answer.ts';
 import { ROOT } from './support/processes.ts';
 import { seededKey } from './support/stdio-mcp.ts';
 
@@ -80,7 +81,11 @@ describe('a desktop host spawns cca-kit mcp --stdio', () => {
         const call = async (name: string, input: Record<string, unknown>) => {
           called.push(name);
           const result = await client.callTool({ name, arguments: input });
-          return result as { isError?: boolean; structuredContent?: Record<string, unknown> };
+          return result as {
+            isError?: boolean;
+            structuredContent?: Record<string, unknown>;
+            content?: unknown;
+          };
         };
 
         const listed = await call('list_skills', {});
@@ -108,7 +113,7 @@ describe('a desktop host spawns cca-kit mcp --stdio', () => {
         });
         expect(prepared.isError, JSON.stringify(prepared.structuredContent)).not.toBe(true);
         const review = await call('review_reply', { requestId });
-        expect(review.structuredContent).toMatchObject({ kind: 'approval_required' });
+        expect(answerData(review)).toMatchObject({ kind: 'approval_required' });
         const opened = await call('open_reply', { requestId });
         expect(opened.isError, JSON.stringify(opened.structuredContent)).not.toBe(true);
         // Every tool the key may use was called: a tool added later must be added here too.

@@ -48,7 +48,8 @@ export function catalog(ctx: LawContext): Promise<readonly CatalogEntry[]> {
       violate(
         'AGENT-MCP-SPEC-LISTS-CATALOG',
         'spec-failed',
-        `spec() inside execute did not answer a list: ${brief(out.kind === 'value' ? out.value : out)}`,
+        // Thrown outside a law's own check (the catalog is read once for many laws): it names its revision itself.
+        `[MCP ${ctx.mcp.revision ?? '2025-11-25'}] spec() inside execute did not answer a list: ${brief(out.kind === 'value' ? out.value : out)}`,
       );
     return (out.value['entries'] as unknown[]).filter(isObj).map((e) => ({
       id: String(e['id']),
