@@ -7,7 +7,6 @@ import { docsLaws } from './docs.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
 import { inputLaws } from './inputs.ts';
-import { sharedIds } from './shared-ids.ts';
 import { moderationLaws } from './moderation.ts';
 import { pagingLaws } from './paging.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
@@ -15,6 +14,7 @@ import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from
 import { analyticsWindows } from './parameters-windows.ts';
 import { readsAgree } from './reads-agree.ts';
 import { schemaLaws } from './schemas.ts';
+import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
 import { windowLaws } from './windows.ts';
