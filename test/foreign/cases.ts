@@ -23,6 +23,7 @@ export const PYTHON_CASES: readonly DeviationCase[] = [
   { id: 'D11', rule: 'MOD-BATCH-ORDER', level: 'must' },
   { id: 'D13', rule: 'ENG-PLATFORMS-ROWS-UNCHANGED', level: 'should' },
   { id: 'X01', rule: 'LIST-TO-INCLUSIVE', level: 'must' },
+  { id: 'X02', rule: 'MOD-OPTIONAL-TYPES', level: 'must' },
 ];
 
 export const JAVA_CASES: readonly DeviationCase[] = [

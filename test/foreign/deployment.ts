@@ -95,7 +95,7 @@ export async function conform(running: Running, only: readonly string[] = []): P
   return runConformance({
     target: { baseUrl: running.baseUrl, keys: running.keys },
     seed: 7,
-    runs: 5,
+    runs: 3,
     only,
     skip: ['agent'],
     allowWrites: true,

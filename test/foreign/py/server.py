@@ -74,6 +74,7 @@ def parse_dur(v):
 
 
 _DATE_RE = re.compile(r'^(\d{4})-(\d{2})-(\d{2})$')
+_RFC3339_RE = re.compile(r'^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$')
 _TS_RE = re.compile(r'^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?([Zz]|[+-]\d{2}:?\d{2})?$')
 
 
@@ -689,6 +690,8 @@ def validate_case(c):
     if 'submittedAt' in c:
         try:
             if not isinstance(c['submittedAt'], str) or _DATE_RE.match(c['submittedAt']):
+                raise BadInput('x')
+            if not dev('X02') and not _RFC3339_RE.match(c['submittedAt']):
                 raise BadInput('x')
             parse_when(c['submittedAt'], 'submittedAt')
         except BadInput:
