@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChaos } from '../mocks/engine/chaos/index.ts';
 import { actionIdOfRow, orgData } from '../mocks/engine/data/state.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { answerData } from './agent-answer.ts';
 import { expectOnlyAdminRequests, openDashboard, watch } from './browser/dashboard.ts';
 import { launchChromium, ROOT } from './browser/harness.ts';
 import { keyOf } from './support/keys.ts';
@@ -58,7 +59,7 @@ describe('the dashboard reply panel in headless Chromium', () => {
     const result = await client.callTool({ name, arguments: args });
     return {
       isError: result.isError === true,
-      content: (result.structuredContent ?? {}) as Record<string, unknown>,
+      content: (answerData(result) ?? {}) as Record<string, unknown>,
     };
   }
 
