@@ -27,8 +27,12 @@ async function listOf(ctx: LawContext, auth: KeyRole): Promise<Listed> {
   );
 }
 
-/** Fields that tell one action from another: an answer with other values is another record. */
-const IDENTITY = ['actionTitle', 'createdAt', 'userId'] as const;
+/**
+ * Fields that tell one action from another and that no update changes (a title may be edited
+ * between two reads; when the action was created and for which customer stay): an answer with other
+ * values is another record.
+ */
+const IDENTITY = ['createdAt', 'userId'] as const;
 const sameRecord = (summary: Record<string, unknown>, detail: Record<string, unknown>): boolean =>
   IDENTITY.every((k) =>
     k === 'userId' ? obj(detail['user'])['userId'] === summary['userId'] : detail[k] === summary[k],
@@ -61,8 +65,7 @@ export const sharedIds: Law = {
           const own = lists[auth].get(id) ?? {};
           const res = await call(ctx, 'getAction', { auth, path: { id } });
           const detail = obj(expectConforming(ctx, 'getAction', res, { status: 200 }).parsed);
-          // Our list and the same read a moment later: a record changed meanwhile has a new updatedAt.
-          if (detail['updatedAt'] === own['updatedAt'] && !sameRecord(own, detail))
+          if (!sameRecord(own, detail))
             violate(
               'ORG-DATA-SCOPED',
               `shared-id-detail:${auth}`,
