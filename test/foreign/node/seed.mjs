@@ -211,6 +211,8 @@ export function seed(db, nowMs) {
       if (usedIds.has(actionId)) { i--; continue; }
       usedIds.add(actionId);
       const topic = pick(TOPICS);
+      const variant = Math.floor(rng() * 4);
+      const vpick = (arr) => arr[variant % arr.length];
       const n = digits(5);
       const fill = (s) => s.replace('{n}', n).replace('{month}', pick(['March', 'October', 'November'])).replace('{v}', `4.${Math.floor(rng() * 9)}.${Math.floor(rng() * 5)}`);
       // time: 25% in last 7 days, rest spread over 90 days
@@ -225,7 +227,10 @@ export function seed(db, nowMs) {
       ins.customer.run(orgId, userId, `${first} ${last}`, handle, hasEmail ? `${first}.${last}@mail.example`.toLowerCase() : null, followers);
 
       const ageDays = ageMs / DAY;
-      const responded = rng() < (ageDays > 3 ? 0.88 : 0.6);
+      let responded = rng() < (ageDays > 3 ? 0.88 : 0.6);
+      const claimDelay = between(2 * MIN, 4 * HOUR), respDelay = between(1 * MIN, 40 * MIN);
+      if (created + claimDelay + respDelay > nowMs - 2 * MIN) responded = false;
+      if (i === 7 || i === 3) responded = true;
       let status;
       const cancelled = rng() < 0.05;
       if (cancelled) status = 'CANCELLED';
@@ -233,8 +238,9 @@ export function seed(db, nowMs) {
       else if (ageDays > 5) status = rng() < 0.92 ? 'CLOSED' : 'PENDING_CUSTOMER';
       else status = pick(['OPEN', 'ASSIGNED', 'PENDING_CUSTOMER', 'CLOSED']);
       const agent = responded || rng() < 0.3 ? pick(o.agents) : null;
-      const claim = agent ? created + between(2 * MIN, 4 * HOUR) : null;
-      const respTime = responded ? (claim ?? created) + between(1 * MIN, 40 * MIN) : null;
+      let claim = agent ? created + claimDelay : null;
+      if (claim != null && claim > nowMs - MIN) claim = null;
+      const respTime = responded ? (claim ?? created) + respDelay : null;
       const closed = (status === 'CLOSED' || status === 'CANCELLED') ? Math.min(nowMs - MIN, (respTime ?? created) + between(10 * MIN, 2 * DAY)) : null;
       const queue = rng() < 0.08 ? null : pick(o.queues)[0];
       const initialQueue = queue && rng() < 0.2 ? pick(o.queues)[0] : queue;
@@ -245,7 +251,7 @@ export function seed(db, nowMs) {
       let t = created;
       const botAck = (platform === 'ZENDESK' || platform === 'WHATSAPP') && rng() < 0.6;
       const rootMsgId = platform === 'TWITTER' || platform === 'DISCORD' ? actionId : 'm_' + randomHex(rng, 12);
-      msgs.push({ id: rootMsgId, ts: t, author: `${first} ${last}`, authorId: userId, type: 'USER', body: fill(pick(topic.user)), parent: null, media: rng() < 0.12 ? [`https://media.cca-cdn.example/${orgId}/${randomHex(rng, 8)}.jpg`] : [] });
+      msgs.push({ id: rootMsgId, ts: t, author: `${first} ${last}`, authorId: userId, type: 'USER', body: fill(vpick(topic.user)), parent: null, media: rng() < 0.12 ? [`https://media.cca-cdn.example/${orgId}/${randomHex(rng, 8)}.jpg`] : [] });
       if (botAck) { t += 5e3; msgs.push({ id: 'm_' + randomHex(rng, 12), ts: t, author: 'Acme Assistant', authorId: null, type: 'BOT', body: 'Thanks for reaching out! An agent will be with you shortly.', parent: rootMsgId, media: [] }); }
       if (responded) {
         t = respTime;
@@ -264,8 +270,8 @@ export function seed(db, nowMs) {
       const csat = status === 'CLOSED' && rng() < 0.4 ? String(1 + Math.floor(between(score != null && score > 0 ? 2.5 : 0, 5))) : null;
       const seq = i + 1;
       insAction.run(
-        orgId, actionId, seq, fill(pick(topic.titles)),
-        topic.summary.replace('{detail}', pick(topic.details)).replace('{outcome}', responded ? pick(topic.outcomes) : 'has not replied yet'),
+        orgId, actionId, seq, fill(vpick(topic.titles)),
+        topic.summary.replace('{detail}', vpick(topic.details)).replace('{outcome}', responded ? pick(topic.outcomes) : 'has not replied yet'),
         status, platform, rng() < 0.08 ? null : recordType, isPublic ? 1 : 0,
         isPublic && pm.url ? pm.url(actionId, handle, n) : null,
         queue, initialQueue, sentimentLabel(score), score,
