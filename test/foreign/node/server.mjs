@@ -388,7 +388,8 @@ function checkFieldValue(def, value) {
 async function patchCustomFields(ctx, actionId, req) {
   if (!dev('D05')) requireScope(ctx, 'write', 'update custom fields');
   if (!S.action.get(ctx.orgId, actionId)) throw new HttpError(404, `Action '${actionId}' not found`);
-  const body = await readJson(req, 422);
+  let body;
+  try { body = await readJson(req, 422); } catch (e) { if (e.status === 422) throw new HttpError(422, e.message, { fieldErrors: { body: 'must be a JSON object' } }); throw e; }
   const fieldErrors = {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(422, 'Validation failed', { fieldErrors: { body: 'must be a JSON object' } });
   if (!Array.isArray(body.fields)) throw new HttpError(422, 'Validation failed', { fieldErrors: { fields: 'is required and must be an array' } });
@@ -795,8 +796,7 @@ function validateIngest(b) {
 }
 async function ingestRecords(ctx, req) {
   requireScope(ctx, 'ingest', 'import records');
-  let body;
-  try { body = await readJson(req, 422); } catch (e) { if (e.status === 422 || e.status === 413) throw e; throw e; }
+  const body = await readJson(req, 422);
   const errs = validateIngest(body);
   if (errs.length) throw new HttpError(422, `Validation failed: ${errs.slice(0, 10).join('; ')}${errs.length > 10 ? ` (and ${errs.length - 10} more)` : ''}`);
   const batchId = 'ib_' + randomBytes(10).toString('hex');
