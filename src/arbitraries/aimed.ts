@@ -155,6 +155,16 @@ function leavesOf(s: SchemaObject, path: readonly (string | number)[], opts: Req
         });
       }
     }
+    // A URL: the near misses a lenient parser (the WHATWG URL parser, a scheme-blind check) repairs or
+    // lets through, each refused by the constraint itself (a pattern keeps the ones it rejects, as an
+    // http-only pattern does every other scheme).
+    if (s.format === 'uri' || s.format === 'url') {
+      const pattern = s.pattern === undefined ? undefined : new RegExp(s.pattern, 'u');
+      for (const near of URI_NEAR_MISSES) out.push(uriNearMiss(near));
+      if (pattern !== undefined) {
+        for (const near of SCHEME_NEAR_MISSES) if (!pattern.test(near)) out.push(uriNearMiss(near));
+      }
+    }
     const offPattern = 'cca conform: not matching';
     if (s.pattern !== undefined && !new RegExp(s.pattern, 'u').test(offPattern)) {
       out.push({
@@ -180,6 +190,25 @@ export const DATE_NEAR_MISSES: readonly string[] = [
   'January 1, 2024',
   '2024-01-01 10:00',
 ];
+
+/** Not an absolute URI, yet the WHATWG URL parser (with a base, or by repair) reads each of them. */
+export const URI_NEAR_MISSES: readonly string[] = [
+  'cdn.example/near-miss.png',
+  '//cdn.example/near-miss.png',
+  'https://cdn.example/near miss.png',
+];
+
+/** Absolute URIs of a scheme other than HTTP(S), and an HTTP URI without its authority. */
+export const SCHEME_NEAR_MISSES: readonly string[] = [
+  'ftp://cdn.example/near-miss.png',
+  'file:///etc/near-miss.png',
+  'mailto:near-miss@cdn.example',
+  'https:/cdn.example/near-miss.png',
+];
+
+function uriNearMiss(near: string): Leaf {
+  return { constraint: 'format', valid: false, value: near, note: `URL near miss ${JSON.stringify(near)}` };
+}
 
 function setAt(base: unknown, path: readonly (string | number)[], value: unknown, remove = false): unknown {
   if (path.length === 0) return value;

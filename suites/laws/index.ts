@@ -1,5 +1,6 @@
 import type { Law } from '../../src/conformance/law.ts';
 import { agentLaws } from '../agent/index.ts';
+import { agentFigures } from './agent-figures.ts';
 import { agentWindowDateRules } from './agents-window.ts';
 import { authLaws } from './auth.ts';
 import { customFieldLaws } from './custom-fields.ts';
@@ -38,6 +39,7 @@ export const allLaws: readonly Law[] = [
   searchPages,
   ...identityLaws,
   readsAgree,
+  agentFigures,
   ...inputLaws,
   ...customFieldLaws,
   ...moderationLaws,

@@ -4,10 +4,11 @@
  * author and switched on one at a time by `DEVIATIONS=<id>`. They are the suite's sparring partners:
  * the suite must pass each one clean, and fail the run on each deviation naming a rule of its section.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeBinFolder } from '../../scripts/node-runtime.js';
 import { KEY_ENV, KEY_ROLES, type KeyRole, type Keys } from '../../src/client/types.ts';
 import type { ConformanceReport } from '../../src/conformance/report.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
@@ -15,16 +16,39 @@ import { runConformance } from '../../src/conformance/runner.ts';
 export interface Deployment {
   /** Folder under test/foreign. */
   readonly name: string;
-  readonly command: string;
+  /** The program, found when the deployment is started (a pinned Node is fetched on first use). */
+  readonly command: () => string;
   /** Arguments, given where the deployment writes its keys (a file of the test's own temp folder). */
   readonly args: (keysFile: string) => readonly string[];
 }
 
-export const PYTHON: Deployment = { name: 'py', command: 'python3', args: () => ['server.py'] };
+export const PYTHON: Deployment = { name: 'py', command: () => 'python3', args: () => ['server.py'] };
+/** The Java deployment's classes, compiled once per test process (a source launch compiles on every start). */
+let javaClasses: string | undefined;
+function compiledJava(): string {
+  if (javaClasses === undefined) {
+    const out = join(FOREIGN, 'java', '.classes');
+    rmSync(out, { recursive: true, force: true });
+    execFileSync('javac', ['-nowarn', '-d', out, 'Server.java'], {
+      cwd: join(FOREIGN, 'java'),
+      stdio: 'pipe',
+    });
+    javaClasses = out;
+  }
+  return javaClasses;
+}
+
 export const JAVA: Deployment = {
   name: 'java',
-  command: 'java',
-  args: (keysFile) => [`-DkeysFile=${keysFile}`, 'Server.java'],
+  command: () => 'java',
+  args: (keysFile) => [`-DkeysFile=${keysFile}`, '-cp', compiledJava(), 'Server'],
+};
+
+/** Node 22 (node:sqlite), whatever Node runs the tests: the pinned official binary. */
+export const NODE: Deployment = {
+  name: 'node',
+  command: () => join(nodeBinFolder(22), 'node'),
+  args: () => ['--no-warnings', 'server.mjs'],
 };
 
 export const FOREIGN = join(import.meta.dirname);
@@ -39,7 +63,7 @@ export interface Running {
 export async function start(deployment: Deployment, deviations: string): Promise<Running> {
   const dir = join(FOREIGN, deployment.name);
   const keysFile = join(mkdtempSync(join(tmpdir(), `cca-foreign-${deployment.name}-`)), 'keys.json');
-  const child: ChildProcess = spawn(deployment.command, [...deployment.args(keysFile)], {
+  const child: ChildProcess = spawn(deployment.command(), [...deployment.args(keysFile)], {
     cwd: dir,
     env: {
       PATH: process.env['PATH'] ?? '',

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConformanceReport } from '../../src/conformance/report.ts';
+import { scaled } from '../support/timeouts.ts';
 import type { DeviationCase } from './cases.ts';
 import { conform, type Deployment, failedRules, type Running, start } from './deployment.ts';
 
@@ -15,7 +16,7 @@ export function sparWith(deployment: Deployment, cases: readonly DeviationCase[]
     beforeAll(async () => {
       running = await start(deployment, '');
       clean = await conform(running);
-    }, 240_000);
+    }, scaled(240_000));
     afterAll(async () => running?.stop());
 
     it('clean: no rule fails the run (a should rule may warn on a lenient choice), no false alarm', () => {
@@ -26,17 +27,23 @@ export function sparWith(deployment: Deployment, cases: readonly DeviationCase[]
       expect(clean.verdict).toBe('conformant');
     });
 
+    // Each deviation runs its own deployment process, so the cases run side by side: most of their
+    // time is spent waiting for moderation cases to finish.
     for (const c of cases) {
-      it(`${c.id} on: ${c.rule} reported (${c.level})`, async () => {
-        const deviant = await start(deployment, c.id);
-        try {
-          const report = await conform(deviant, [c.rule]);
-          expect(failedRules(report)).toContain(c.rule);
-          if (c.level === 'must') expect(report.ok).toBe(false);
-        } finally {
-          await deviant.stop();
-        }
-      }, 120_000);
+      it.concurrent(
+        `${c.id} on: ${c.rule} reported (${c.level})`,
+        async ({ expect }) => {
+          const deviant = await start(deployment, c.id);
+          try {
+            const report = await conform(deviant, c.only ?? [c.rule]);
+            expect(failedRules(report)).toContain(c.rule);
+            if (c.level === 'must') expect(report.ok).toBe(false);
+          } finally {
+            await deviant.stop();
+          }
+        },
+        scaled(180_000),
+      );
     }
   });
 }

@@ -1,0 +1,116 @@
+/**
+ * One agent's figures, read twice: the agent list entry (2.5: metrics, workload) and the agent's
+ * detail (4.6: aggregatedMetrics, currentWorkload) over the same settled window count the same
+ * actions and messages. A detail that counts more than the entry while the other organization lists
+ * an agent under the same id is counting that organization's agent (section 1: nothing of another
+ * organization is ever counted). Only the counts are compared: averages may be rounded or weighted
+ * differently, and the spec gives them no formula.
+ */
+import type { KeyRole } from '../../src/client/types.ts';
+import { runExamples, violate } from '../../src/conformance/check.ts';
+import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { DAY_MS, HISTORY_DAYS, settledAnchor } from './discover.ts';
+import { arr, call, expectConforming, obj, str } from './support.ts';
+
+/** The counts both shapes carry under the same names. */
+export const AGENT_COUNTS = [
+  'totalActions',
+  'totalMessages',
+  'totalAgentMessages',
+  'totalUserMessages',
+] as const;
+const WORKLOAD = ['active', 'closed', 'cancelled'] as const;
+const MAX_AGENTS = 6;
+
+type Entries = ReadonlyMap<string, Record<string, unknown>>;
+
+async function entriesOf(
+  ctx: LawContext,
+  auth: KeyRole,
+  window: { from: string; to: string },
+): Promise<Entries> {
+  const res = await call(ctx, 'listAgents', { auth, query: window });
+  const ok = expectConforming(ctx, 'listAgents', res, { status: 200 });
+  return new Map(
+    arr(obj(ok.parsed)['data'])
+      .map(obj)
+      .flatMap((e) => {
+        const id = str(e['agentId']);
+        return id === undefined ? [] : [[id, e] as const];
+      }),
+  );
+}
+
+/** Names of the figures of `want` that `got` answers otherwise (only numbers both carry). */
+function differing(
+  keys: readonly string[],
+  want: Record<string, unknown>,
+  got: Record<string, unknown>,
+): string[] {
+  return keys.filter((k) => typeof want[k] === 'number' && typeof got[k] === 'number' && want[k] !== got[k]);
+}
+
+const shown = (keys: readonly string[], o: Record<string, unknown>): string =>
+  keys.map((k) => `${k}=${String(o[k])}`).join(', ');
+
+export const agentFigures: Law = {
+  id: 'analytics.agent-detail-figures',
+  group: 'identity',
+  title:
+    "an agent's detail counts the same actions, messages and workload as its agent-list entry over the same window, and never another organization's agent under the same id",
+  ruleIds: ['AGENT-DETAIL-AGREES-WITH-LIST', 'ORG-DATA-SCOPED'],
+  needs: { keys: ['read', 'otherOrgRead'] },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      // A window that ended an hour ago: records a live deployment receives meanwhile change neither read.
+      const to = settledAnchor(ctx);
+      const window = {
+        from: new Date(to - HISTORY_DAYS * DAY_MS).toISOString(),
+        to: new Date(to).toISOString(),
+      };
+      const own = await entriesOf(ctx, 'read', window);
+      const theirs = await entriesOf(ctx, 'otherOrgRead', window);
+      // Ids both organizations list first: there a detail that adds the other's figures shows.
+      const ids = [...own.keys()]
+        .sort((a, b) => Number(theirs.has(b)) - Number(theirs.has(a)))
+        .slice(0, MAX_AGENTS);
+      let checks = 0;
+      for (const id of ids) {
+        const entry = own.get(id) ?? {};
+        const metrics = obj(entry['metrics']);
+        const res = await call(ctx, 'getAgent', { auth: 'read', path: { id }, query: window });
+        const detail = obj(obj(expectConforming(ctx, 'getAgent', res, { status: 200 }).parsed)['data']);
+        const aggregated = obj(detail['aggregatedMetrics']);
+        const counts = differing(AGENT_COUNTS, metrics, aggregated);
+        const other = theirs.get(id);
+        if (counts.length > 0 && other !== undefined) {
+          const foreign = obj(other['metrics']);
+          const added = counts.every((k) => aggregated[k] === Number(metrics[k]) + Number(foreign[k]));
+          const more = counts.some((k) => Number(aggregated[k]) > Number(metrics[k]));
+          if (added || more)
+            violate(
+              'ORG-DATA-SCOPED',
+              'agent-detail-counts-other-org',
+              `agent ${id} is listed by both organizations; over from=${window.from} to=${window.to} this organization's list entry counts ${shown(counts, metrics)}, the other's ${shown(counts, foreign)}, and the detail read with this organization's key counts ${shown(counts, aggregated)}: it counts the other organization's agent`,
+            );
+        }
+        if (counts.length > 0)
+          violate(
+            'AGENT-DETAIL-AGREES-WITH-LIST',
+            'agent-detail-counts',
+            `agent ${id} over from=${window.from} to=${window.to}: the agent list entry counts ${shown(counts, metrics)}, the detail's aggregatedMetrics ${shown(counts, aggregated)}`,
+          );
+        const workload = obj(entry['workload']);
+        const current = obj(detail['currentWorkload']);
+        const moved = differing(WORKLOAD, workload, current);
+        if (moved.length > 0)
+          violate(
+            'AGENT-DETAIL-AGREES-WITH-LIST',
+            'agent-detail-workload',
+            `agent ${id} over from=${window.from} to=${window.to}: the agent list entry's workload is ${shown(moved, workload)}, the detail's currentWorkload ${shown(moved, current)}`,
+          );
+        checks += 1;
+      }
+      return checks;
+    }),
+};
