@@ -54,7 +54,7 @@ const shown = (keys: readonly string[], o: Record<string, unknown>): string =>
   keys.map((k) => `${k}=${String(o[k])}`).join(', ');
 
 export const agentFigures: Law = {
-  id: 'analytics.agent-detail-figures',
+  id: 'identity.agent-detail-figures',
   group: 'identity',
   title:
     "an agent's detail counts the same actions, messages and workload as its agent-list entry over the same window, and never another organization's agent under the same id",
