@@ -17,7 +17,12 @@ import { toCurl, toCurlSequence } from '../src/conformance/repro.ts';
 import { runConformance } from '../src/conformance/runner.ts';
 import { contract } from '../src/contract/index.ts';
 import { resolveLocalRef } from '../src/contract/operations.ts';
-import { renderConsoleReport, renderJsonReport, renderJunitReport } from '../src/reporters/index.ts';
+import {
+  consoleProgress,
+  renderConsoleReport,
+  renderJsonReport,
+  renderJunitReport,
+} from '../src/reporters/index.ts';
 
 const SECRET = 'cca_live_acme_reporting_S3CR3T&<key>';
 const resolve = (ref: string) =>
@@ -351,5 +356,46 @@ describe('mock-only rules on a live target', () => {
       status: 'not-covered',
     });
     expect(renderConsoleReport(report)).not.toMatch(new RegExp(`pass\\s+must\\s+${id}`));
+  });
+});
+
+describe('what the console shows of laws a run left out', () => {
+  const law = (id: string, group: string, ruleId: string): Law => ({
+    id,
+    group,
+    title: id,
+    ruleIds: [ruleId],
+    needs: { keys: [] },
+    run: async () => ({ kind: 'passed', ruleIds: [ruleId], checks: 1 }),
+  });
+  const laws = [
+    law('a.one', 'a', 'R-A1'),
+    ...['b.one', 'b.two', 'b.three'].map((id, i) => law(id, 'b', `R-B${i}`)),
+  ];
+  const rules = ['R-A1', 'R-B0', 'R-B1', 'R-B2'].map((id) => ({
+    id,
+    title: id,
+    section: '1',
+    check: 'live' as const,
+  }));
+
+  it('a group left out by --skip is one progress line and one catalog line, not a line per law and rule', async () => {
+    let progress = '';
+    const report = await runConformance(
+      {
+        target: { baseUrl: 'http://127.0.0.1:9', keys: {} },
+        seed: 1,
+        skip: ['b'],
+        onProgress: consoleProgress({ write: (t) => (progress += t) }),
+      },
+      { laws, contract, rules },
+    );
+    expect(progress.match(/^skip group b: skipped by --skip b$/gm)).toHaveLength(1);
+    expect(progress).not.toMatch(/b\.(one|two|three)/);
+    const text = renderConsoleReport(report);
+    expect(text).not.toMatch(/not run\s+must\s+R-B/);
+    expect(text).toMatch(/^ +3 +skipped by --skip b \(R-B0, R-B1, R-B2\)$/m);
+    expect(text).toMatch(/^ {2}3 rules left out by --only\/--skip/m);
+    expect(text).toMatch(/pass\s+must\s+R-A1/);
   });
 });

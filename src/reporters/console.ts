@@ -58,7 +58,11 @@ export function consoleProgress(options: ConsoleReporterOptions = {}): (event: P
       );
     } else if (event.type === 'law-end') {
       const { result } = event;
-      if (result.outcome.kind === 'not-run' && / NOT CHECKED: /.test(result.outcome.reason)) {
+      // So is a group the user left out (--skip agent, --only docs): the reason, once per group.
+      const leftOut =
+        result.outcome.kind === 'not-run' &&
+        /^(?:not selected by --only|skipped by --skip) /.test(result.outcome.reason);
+      if (result.outcome.kind === 'not-run' && (leftOut || / NOT CHECKED: /.test(result.outcome.reason))) {
         if (groupSkips.get(result.group) === result.outcome.reason) return;
         groupSkips.set(result.group, result.outcome.reason);
         out(`${verbose ? '' : '\n'}skip group ${result.group}: ${result.outcome.reason}\n`);
@@ -100,6 +104,15 @@ function reasonsOf(rule: RuleResult, report: ConformanceReport): string {
     said.some((s) => r.endsWith(s)) ? `group ${rule.group} not checked (see above)` : r,
   );
   return [...new Set(reasons)].join('; ');
+}
+
+/** A rule not run only because the run's --only/--skip left every law of it out. */
+function isLeftOut(rule: RuleResult): boolean {
+  return (
+    rule.status === 'not-run' &&
+    rule.reasons.length > 0 &&
+    rule.reasons.every((r) => /(?:^|: )(?:not selected by --only|skipped by --skip) /.test(r))
+  );
 }
 
 function ruleLine(rule: RuleResult, report: ConformanceReport): string {
@@ -208,7 +221,18 @@ export function renderConsoleReport(report: ConformanceReport, secrets: readonly
   if (known.length > 0) lines.push('', 'Known failures (baseline)');
   for (const { law, f } of known) lines.push(...failureBlock(law, f, 'KNOWN'));
   lines.push('', 'Rules catalog');
-  for (const rule of report.rules) lines.push(ruleLine(rule, report));
+  // Rules the user left out, and mock-only rules, are counted in one line each, not listed one by one:
+  // a `--skip agent` run would otherwise print a line per agent rule.
+  const leftOut = report.rules.filter(isLeftOut);
+  const mockOnly = report.rules.filter((rule) => rule.status === 'not-covered' && rule.level === 'mock-only');
+  for (const rule of report.rules)
+    if (!leftOut.includes(rule) && !mockOnly.includes(rule)) lines.push(ruleLine(rule, report));
+  if (leftOut.length > 0)
+    lines.push(`  ${leftOut.length} rules left out by --only/--skip (listed under "Not run" below)`);
+  if (mockOnly.length > 0)
+    lines.push(
+      `  ${mockOnly.length} mock-only rules: checked by the mock's own tests, not judged on a live target`,
+    );
   const r = report.summary.rules;
   const l = report.summary.laws;
   lines.push(

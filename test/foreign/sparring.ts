@@ -17,7 +17,11 @@ export function sparWith(deployment: Deployment, cases: readonly DeviationCase[]
       running = await start(deployment, '');
       clean = await conform(running);
     }, scaled(240_000));
-    afterAll(async () => running?.stop());
+    // A case that times out never reaches its `finally`: its deployment is stopped here.
+    const deviants = new Set<Running>();
+    afterAll(async () => {
+      await Promise.all([running, ...deviants].map((r) => r?.stop()));
+    });
 
     it('clean: no rule fails the run (a should rule may warn on a lenient choice), no false alarm', () => {
       const failing = clean.rules
@@ -34,12 +38,14 @@ export function sparWith(deployment: Deployment, cases: readonly DeviationCase[]
         `${c.id} on: ${c.rule} reported (${c.level})`,
         async ({ expect }) => {
           const deviant = await start(deployment, c.id);
+          deviants.add(deviant);
           try {
             const report = await conform(deviant, c.only ?? [c.rule]);
             expect(failedRules(report)).toContain(c.rule);
             if (c.level === 'must') expect(report.ok).toBe(false);
           } finally {
             await deviant.stop();
+            deviants.delete(deviant);
           }
         },
         scaled(180_000),
