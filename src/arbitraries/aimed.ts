@@ -99,6 +99,9 @@ function leavesOf(s: SchemaObject, path: readonly (string | number)[], opts: Req
   const types = typesOf(s);
   const out: Leaf[] = [];
   if (s.enum !== undefined) {
+    // Every value of the enum is accepted: a deployment that knows only some of them refuses the rest.
+    for (const value of s.enum)
+      out.push({ constraint: 'enum', valid: true, value, note: `enum value ${JSON.stringify(value)}` });
     out.push({
       constraint: 'enum',
       valid: false,

@@ -1,5 +1,6 @@
 import { runExamples, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { openApiParameters } from './docs-parameters.ts';
 import { noReplyOperation, noReplyRoute } from './no-reply.ts';
 import { call, expectConforming, obj } from './support.ts';
 
@@ -101,4 +102,4 @@ async function pageLoadsDocument(ctx: LawContext, html: string): Promise<boolean
   return false;
 }
 
-export const docsLaws: readonly Law[] = [openApiDocument, noReplyOperation, noReplyRoute];
+export const docsLaws: readonly Law[] = [openApiDocument, openApiParameters, noReplyOperation, noReplyRoute];

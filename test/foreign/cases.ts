@@ -49,3 +49,23 @@ export const JAVA_CASES: readonly DeviationCase[] = [
   { id: 'X01', rule: 'LIST-TO-INCLUSIVE', level: 'must' },
   { id: 'X02', rule: 'ING-PLATFORM-ENUM', level: 'must' },
 ];
+
+export const NODE_CASES: readonly DeviationCase[] = [
+  { id: 'D01', rule: 'LIST-PAGESIZE-RANGE', level: 'must' },
+  { id: 'D02', rule: 'LIST-TO-DATE-ONLY-MIDNIGHT', level: 'must' },
+  { id: 'D03', rule: 'AGENT-DETAIL-ID-FROM-LIST', level: 'must' },
+  { id: 'D04', rule: 'ORG-OTHER-ORG-ID-NOT-RESOLVED', level: 'must' },
+  { id: 'D05', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403', level: 'must' },
+  { id: 'D06', rule: 'MOD-CHANGED-CONTENT-409', level: 'must' },
+  { id: 'D07', rule: 'MOD-DECISION-ONLY-WHEN-COMPLETED', level: 'must', only: ['moderation.lifecycle'] },
+  { id: 'D08', rule: 'ING-RECORD-SCORE-RANGE', level: 'must' },
+  { id: 'D09', rule: 'ING-ACCEPTED-COUNT', level: 'must' },
+  { id: 'D11', rule: 'ENG-PLATFORMS-FILTER', level: 'should' },
+  { id: 'D12', rule: 'AUTH-EXPIRED-KEY-401', level: 'must' },
+  { id: 'D13', rule: 'ERR-GENERAL-BODY', level: 'must' },
+  { id: 'D14', rule: 'DOCS-OPENAPI-PARAMETERS-TRUE', level: 'must' },
+  { id: 'D15', rule: 'LIST-SORTBY-WINDOW-FIELD', level: 'must' },
+  { id: 'D16', rule: 'MOD-BATCH-ITEM-ISOLATION', level: 'must' },
+  { id: 'D17', rule: 'ING-PROCESSING-LEVEL-ENUM', level: 'must' },
+  { id: 'X01', rule: 'MOD-MEDIA-ITEM', level: 'must' },
+];

@@ -756,7 +756,7 @@ function getModerationCase(ctx, caseId) {
 // ---------------------------------------------------------------- ingestion
 const PLATFORMS = ['DISCORD', 'SLACK', 'GITHUB', 'ZENDESK', 'TELEGRAM', 'FACEBOOK_GROUP', 'TWITTER_COMMUNITY', 'SALESFORCE', 'FACEBOOK', 'TWITTER', 'THREADS', 'TIKTOK', 'INSTAGRAM', 'LINKEDIN', 'WHATSAPP', 'YOUTUBE', 'GAINSIGHT', 'APPSTORE', 'GOOGLE_PLAY', 'HIGHER_LOGIC', 'DISCOURSE', 'CUSTOM_FORM', 'MODERATION_API', 'CHROME_WEB_STORE', 'CANNY'];
 const isObj = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
-const isHttpUrl = (s) => { try { const u = new URL(s); return (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname; } catch { return false; } };
+const isHttpUrl = (s) => { try { const u = new URL(s); return (dev('X01') || (/^[\x21-\x7e]+$/.test(s) && /^https?:\/\/[^/]/i.test(s))) && (u.protocol === 'http:' || u.protocol === 'https:') && !!u.hostname; } catch { return false; } };
 function validateIngest(b) {
   const errs = [];
   const str = (v, path, req, min = 0) => {
