@@ -150,6 +150,12 @@ export interface PropertyOptions {
   readonly runs?: number;
   /** Shapes the counterexample for reports (e.g. `String` for an `fc.commands` sequence). */
   readonly format?: (value: unknown) => unknown;
+  /**
+   * Shrink a failing case (default true). A property whose every case waits for the target in real
+   * time (moderation cases to finish) reports its first failing case instead: shrinking would re-run
+   * it for minutes.
+   */
+  readonly shrink?: boolean;
 }
 
 /**
@@ -173,7 +179,11 @@ export async function runProperty<T>(
       throw error;
     }
   });
-  const details = await fc.check(property, { seed: ctx.seed, numRuns: options.runs ?? ctx.runs });
+  const details = await fc.check(property, {
+    seed: ctx.seed,
+    numRuns: options.runs ?? ctx.runs,
+    endOnFailure: options.shrink === false,
+  });
   if (!details.failed) return { kind: 'passed', ruleIds: ctx.ruleIds, checks: details.numRuns };
   if (isBudgetExhausted(details.errorInstance)) {
     return { kind: 'not-run', ruleIds: ctx.ruleIds, reason: details.errorInstance.message };

@@ -74,7 +74,8 @@ export const lifecycle: Law = {
           }),
         );
       },
-      { runs: 2 },
+      // Each case waits for the deployment's processing: the first failing batch is reported as is.
+      { runs: 2, shrink: false },
     ),
 };
 

@@ -139,6 +139,21 @@ export const tagAnalyticsParameters: Law = {
               `tag ${id}: count ${n} with respondedOnly=true, ${wide} with respondedOnly=false`,
             );
         }
+        // A filter of the whole answer: when the unfiltered rows count not-responded actions, the
+        // summary of respondedOnly=true counts fewer (a summary left unfiltered disagrees with its rows).
+        const leftOut = all.volume.reduce((n, r) => n + (num(r['notResponded']) ?? 0), 0);
+        const summaryKeys = ['totalActions', 'totalTaggedRecords'] as const;
+        if (
+          leftOut > 0 &&
+          summaryKeys.every(
+            (k) => num(all.summary[k]) !== undefined && num(responded.summary[k]) === num(all.summary[k]),
+          )
+        )
+          violate(
+            'ANALYTICS-RESPONDED-ONLY-NOT-MORE',
+            'tags-summary-unfiltered',
+            `tag analytics: the unfiltered volumeByTag counts ${leftOut} not-responded actions, yet respondedOnly=true answers the same summary (${summaryKeys.map((k) => `${k} ${String(all.summary[k])}`).join(', ')}): the summary is not filtered`,
+          );
         const unresponded = responded.volume.find((r) => (num(r['notResponded']) ?? 0) > 0);
         if (unresponded !== undefined)
           violate(

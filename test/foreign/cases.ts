@@ -60,6 +60,7 @@ export const NODE_CASES: readonly DeviationCase[] = [
   { id: 'D07', rule: 'MOD-DECISION-ONLY-WHEN-COMPLETED', level: 'must', only: ['moderation.lifecycle'] },
   { id: 'D08', rule: 'ING-RECORD-SCORE-RANGE', level: 'must' },
   { id: 'D09', rule: 'ING-ACCEPTED-COUNT', level: 'must' },
+  { id: 'D10', rule: 'ANALYTICS-RESPONDED-ONLY-NOT-MORE', level: 'should' },
   { id: 'D11', rule: 'ENG-PLATFORMS-FILTER', level: 'should' },
   { id: 'D12', rule: 'AUTH-EXPIRED-KEY-401', level: 'must' },
   { id: 'D13', rule: 'ERR-GENERAL-BODY', level: 'must' },

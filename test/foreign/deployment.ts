@@ -27,8 +27,10 @@ export const PYTHON: Deployment = { name: 'py', command: () => 'python3', args: 
 let javaClasses: string | undefined;
 function compiledJava(): string {
   if (javaClasses === undefined) {
-    const out = join(FOREIGN, 'java', '.classes');
-    rmSync(out, { recursive: true, force: true });
+    // Its own folder per process: another test process compiling at the same time cannot pull the
+    // classes from under a running deployment.
+    const out = mkdtempSync(join(tmpdir(), 'cca-foreign-java-classes-'));
+    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
     execFileSync('javac', ['-nowarn', '-d', out, 'Server.java'], {
       cwd: join(FOREIGN, 'java'),
       stdio: 'pipe',
