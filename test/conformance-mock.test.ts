@@ -2,26 +2,34 @@ import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { startMockTarget } from '../suites/target.ts';
+import { scaled } from './support/timeouts.ts';
 
 describe('the whole conformance suite against our own mock', () => {
   for (const seed of [1, 2, 3]) {
-    it(`passes every law with seed ${seed} (mock data and suite), none left unrun, every live rule covered`, async () => {
-      const running = await startMockTarget({ seed });
-      try {
-        const report = await runConformance({ target: running.target, seed, runs: 10 });
-        const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');
-        expect(report.ok, renderConsoleReport(report, secrets)).toBe(true);
-        expect(report.summary.laws.notRun).toBe(0);
-        const uncovered = report.rules
-          .filter((r) => r.status === 'not-covered' && r.kind !== 'mock-only')
-          .map((r) => r.ruleId);
-        // A Read-and-write key is not one of the suite's key roles (see docs/conformance.md).
-        expect(uncovered).toEqual(['AUTH-READ-WRITE-KEY-BOTH']);
-        expect(running.engine?.selfCheckFailures ?? []).toEqual([]);
-        expect(running.engine?.unexpectedErrors ?? []).toEqual([]);
-      } finally {
-        await running.close();
-      }
-    });
+    it(
+      `passes every law with seed ${seed} (mock data and suite), none left unrun, every live rule covered`,
+      async () => {
+        const running = await startMockTarget({ seed });
+        try {
+          const report = await runConformance({ target: running.target, seed, runs: 10 });
+          const secrets = Object.values(running.target.keys).filter(
+            (k): k is string => typeof k === 'string',
+          );
+          expect(report.ok, renderConsoleReport(report, secrets)).toBe(true);
+          expect(report.summary.laws.notRun).toBe(0);
+          const uncovered = report.rules
+            .filter((r) => r.status === 'not-covered' && r.kind !== 'mock-only')
+            .map((r) => r.ruleId);
+          // A Read-and-write key is not one of the suite's key roles (see docs/conformance.md).
+          expect(uncovered).toEqual(['AUTH-READ-WRITE-KEY-BOTH']);
+          expect(running.engine?.selfCheckFailures ?? []).toEqual([]);
+          expect(running.engine?.unexpectedErrors ?? []).toEqual([]);
+        } finally {
+          await running.close();
+        }
+        // About 40 s on a quiet machine (every law, ten cases each): the timeout is for a hang.
+      },
+      scaled(180_000),
+    );
   }
 });

@@ -56,6 +56,8 @@ Options:
   --skip LIST               the same, to leave out
   --allow-writes            create moderation cases, ingested records, custom-field values (default on only for loopback)
   --no-allow-writes         never write, even on loopback
+  --no-custom-field-writes  leave records the run did not create alone: no custom-field value of an
+                            existing action is written (and put back); those laws are not run
   --allow-not-run           laws missing a required key do not make the run NOT CHECKED
   --strict                  a failure of a should rule fails the run too
   --min-coverage P          end NOT CHECKED (exit 3) when fewer than P % of the checkable rules were checked
@@ -142,6 +144,7 @@ export async function runConformCommand(
       only: { type: 'string', multiple: true },
       skip: { type: 'string', multiple: true },
       'allow-writes': { type: 'boolean' },
+      'custom-field-writes': { type: 'boolean' },
       'allow-not-run': { type: 'boolean' },
       strict: { type: 'boolean' },
       'min-coverage': { type: 'string' },
@@ -238,6 +241,9 @@ export async function runConformCommand(
     ...(seed === undefined ? {} : { seed }),
     ...(runs === undefined ? {} : { runs }),
     ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
+    ...(values['custom-field-writes'] === undefined
+      ? {}
+      : { customFieldWrites: values['custom-field-writes'] }),
     ...(values['allow-not-run'] === true ? { allowNotRun: true } : {}),
     ...(values.strict === true ? { strict: true } : {}),
     ...(minCoverage === undefined ? {} : { minCoverage }),

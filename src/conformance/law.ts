@@ -12,6 +12,17 @@ export interface LawNeeds {
 }
 
 /** Everything a law gets from the runner. One context per law run. */
+/** A write the run made to a record it did not create, and what became of the record. */
+export interface ExistingWrite {
+  /** What was written, e.g. `custom fields of action 00400001198`. */
+  readonly record: string;
+  readonly fields: readonly string[];
+  /** True when every value was put back and read back equal. */
+  readonly restored: boolean;
+  /** What was not put back, or what no client can put back (a value's provenance). */
+  readonly note: string;
+}
+
 export interface LawContext {
   readonly lawId: string;
   /** The law's rule ids (a crash inside a check is charged to the first). */
@@ -28,6 +39,10 @@ export interface LawContext {
   /** `cca-conform-<runId>-`: every external id the run creates starts with it. */
   readonly prefix: string;
   readonly allowWrites: boolean;
+  /** Whether the run may write to records it did not create (custom fields of existing actions). */
+  readonly customFieldWrites: boolean;
+  /** Records a write to a record the run did not create, for the report's end. */
+  noteExistingWrite(write: ExistingWrite): void;
   readonly moderationTimeoutMs: number;
   /** The target's "now" (epoch ms). */
   readonly now: () => number;

@@ -32,6 +32,12 @@ export interface ConformanceOptions {
   /** Moderation, ingestion and custom-field writes (default: on only for loopback targets). */
   readonly allowWrites?: boolean;
   /**
+   * Writes to records the run did not create: custom-field values of existing actions, each put back
+   * and read back afterwards (default true). False leaves existing records alone; the laws that need
+   * it are not run.
+   */
+  readonly customFieldWrites?: boolean;
+  /**
    * Laws that cannot run for a missing required key (read, write, ingest) do not make the verdict
    * `not-checked` (default false: a run that checked less than asked is not a pass).
    */
@@ -76,6 +82,7 @@ export interface NormalizedOptions {
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly allowWrites: boolean;
+  readonly customFieldWrites: boolean;
   readonly allowNotRun: boolean;
   readonly strict: boolean;
   readonly minCoverage: number | undefined;
@@ -156,6 +163,7 @@ export function normalizeOptions(options: ConformanceOptions): NormalizedOptions
     only: options.only ?? [],
     skip: options.skip ?? [],
     allowWrites: options.allowWrites ?? loopback,
+    customFieldWrites: options.customFieldWrites ?? true,
     allowNotRun: options.allowNotRun ?? false,
     strict: options.strict ?? false,
     minCoverage,

@@ -1,3 +1,4 @@
+import type { ExistingWrite } from './law.ts';
 import type { LawResult, RuleResult } from './outcome.ts';
 
 /** Counts per status. */
@@ -54,6 +55,8 @@ export interface ConformanceReport {
   readonly notRun: readonly NotRunGroup[];
   /** Rules not run because writes were off (`conformant for reads; N write rules not run`). */
   readonly writeRulesNotRun: number;
+  /** Writes to records the run did not create (custom fields of existing actions), each restored or not. */
+  readonly existingWrites: readonly ExistingWrite[];
   /** Groups of laws not checked at all (the agent interface without an MCP endpoint). */
   readonly groupsNotChecked: readonly GroupNotChecked[];
   /** Set when the coverage is below `--min-coverage`: why the verdict is `not-checked`. */

@@ -6,7 +6,7 @@ import { contract } from '../contract/index.ts';
 import { rules as catalogRules, levelOf, type RuleLevel, ruleLevels } from '../contract/rules.ts';
 import { isKnown } from './baseline.ts';
 import { outcomeOfError, withRulesAlreadyFailed } from './check.ts';
-import type { Law, LawContext } from './law.ts';
+import type { ExistingWrite, Law, LawContext } from './law.ts';
 import type { ConformanceOptions, NormalizedOptions } from './options.ts';
 import { normalizeOptions } from './options.ts';
 import type {
@@ -296,6 +296,7 @@ export async function runConformance(
   const prefix = `cca-conform-${opts.runId}-`;
   let counter = 0;
   const memos = new Map<string, Promise<unknown>>();
+  const existingWrites: ExistingWrite[] = [];
   const memo = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     let hit = memos.get(key) as Promise<T> | undefined;
     if (hit === undefined) {
@@ -356,6 +357,8 @@ export async function runConformance(
         runId: opts.runId,
         prefix,
         allowWrites: opts.allowWrites,
+        customFieldWrites: opts.customFieldWrites,
+        noteExistingWrite: (write) => existingWrites.push(write),
         moderationTimeoutMs: opts.moderationTimeoutMs,
         now: opts.target.now,
         poll: opts.target.onPoll ?? (() => new Promise((resolve) => setTimeout(resolve, 250))),
@@ -483,6 +486,7 @@ export async function runConformance(
     },
     notRun,
     writeRulesNotRun,
+    existingWrites,
     missingKeys: notChecked,
     groupsNotChecked,
     ...(shortOfCoverage === undefined ? {} : { shortOfCoverage }),

@@ -151,6 +151,18 @@ export function notRunLines(report: ConformanceReport): string[] {
   ];
 }
 
+/** Records the run did not create that it wrote to, each restored or not: said at the end, never only in the log. */
+export function existingWriteLines(report: ConformanceReport): string[] {
+  if (report.existingWrites.length === 0) return [];
+  const left = report.existingWrites.filter((w) => !w.restored).length;
+  return [
+    `Wrote to ${report.existingWrites.length} existing record${report.existingWrites.length === 1 ? '' : 's'}${left > 0 ? ` (${left} NOT restored)` : ''} (--no-custom-field-writes leaves them alone):`,
+    ...report.existingWrites.map(
+      (w) => `  ${w.restored ? 'restored' : 'NOT RESTORED'}  ${w.record}: ${w.fields.join(', ')}; ${w.note}`,
+    ),
+  ];
+}
+
 /** The last line: the verdict, and what kept it from a plain pass. */
 export function resultLine(report: ConformanceReport): string {
   const warnings = report.summary.rules.warnings;
@@ -242,6 +254,7 @@ export function renderConsoleReport(report: ConformanceReport, secrets: readonly
     `Laws: ${l.passed} passed, ${l.failed} failed, ${l.knownFailures} known failures, ${l.notRun} not run`,
     `Rules: ${r.passed} passed, ${r.failed} failed, ${r.warnings} warnings, ${r.knownFailures} known failures, ${r.notRun} not run, ${r.notCovered} not covered`,
     `${report.checks} checks, ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s (run ${report.runId}, seed ${report.seed})`,
+    ...existingWriteLines(report),
     resultLine(report),
   );
   return shortenUrls(redactString(lines.join('\n'), secrets));

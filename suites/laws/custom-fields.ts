@@ -72,6 +72,7 @@ export async function readFields(ctx: LawContext, actionId: string): Promise<rea
 export async function writableFields(
   ctx: LawContext,
 ): Promise<{ actionId: string; fields: readonly FieldInfo[] } | undefined> {
+  if (!ctx.customFieldWrites) return undefined;
   return ctx.memo('sample:custom-fields', async () => {
     for (const actionId of (await sampleActionIds(ctx)).slice(0, 8)) {
       const fields = (await readFields(ctx, actionId)).filter(
@@ -81,6 +82,13 @@ export async function writableFields(
     }
     return undefined;
   });
+}
+
+/** Why a custom-field write law found nothing to write to. */
+export function noTargetReason(ctx: LawContext): string {
+  return ctx.customFieldWrites
+    ? 'no action with a custom field of a generable type (text, number, boolean, date, json) holding a value the run could put back'
+    : 'writes to existing records: left alone by --no-custom-field-writes';
 }
 
 async function attempt<T>(what: () => Promise<T>): Promise<T | Error> {
@@ -160,6 +168,18 @@ export async function restoreFields(
     for (const f of after.filter((f) => f.fieldName.startsWith(ctx.prefix)))
       problems.push({ fieldName: f.fieldName, putBack: '(remove the field)', why: 'this run created it' });
   if (problems.length > 0) (await leftChanged(ctx)).add(actionId);
+  // Said at the end of the run, restored or not: a value put back is the same value, but its
+  // provenance (when and by whom it was last written, a confidence or rationale given with it) now
+  // shows this run's write, which no client can undo.
+  ctx.noteExistingWrite({
+    record: `custom fields of action ${actionId}`,
+    fields: originals.map((f) => f.fieldName),
+    restored: problems.length === 0,
+    note:
+      problems.length === 0
+        ? 'every value put back and read back equal; what no client can put back: when and by whom each was last written'
+        : `not put back: ${problems.map((p) => `${p.fieldName} = ${canonical(p.putBack)} (${p.why})`).join('; ')}`,
+  });
   if (problems.length > 0)
     violate(
       'LEFT-CHANGED',
@@ -222,8 +242,7 @@ export const patchPersists: Law = {
       return {
         kind: 'not-run',
         ruleIds: patchPersists.ruleIds,
-        reason:
-          'no action with a custom field of a generable type (text, number, boolean, date, json) holding a value the run could put back',
+        reason: noTargetReason(ctx),
       };
     const { actionId, fields } = target;
     const arb = fc
@@ -300,7 +319,7 @@ export const patchInputs: Law = {
       return {
         kind: 'not-run',
         ruleIds: patchInputs.ruleIds,
-        reason: 'no action with a custom field of a generable type',
+        reason: noTargetReason(ctx),
       };
     const { actionId, fields } = target;
     const field = fields[0] as FieldInfo;

@@ -8,7 +8,6 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeBinFolder } from '../../scripts/node-runtime.js';
 import { KEY_ENV, KEY_ROLES, type KeyRole, type Keys } from '../../src/client/types.ts';
 import type { ConformanceReport } from '../../src/conformance/report.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
@@ -46,10 +45,16 @@ export const JAVA: Deployment = {
   args: (keysFile) => [`-DkeysFile=${keysFile}`, '-cp', compiledJava(), 'Server'],
 };
 
+/** The folder of a pinned official Node binary (scripts/node-runtime.js fetches it on first use). */
+function pinnedNode(major: number): string {
+  const script = join(FOREIGN, '..', '..', 'scripts', 'node-runtime.js');
+  return execFileSync(process.execPath, [script, String(major)], { encoding: 'utf8' }).trim();
+}
+
 /** Node 22 (node:sqlite), whatever Node runs the tests: the pinned official binary. */
 export const NODE: Deployment = {
   name: 'node',
-  command: () => join(nodeBinFolder(22), 'node'),
+  command: () => join(pinnedNode(22), 'node'),
   args: () => ['--no-warnings', 'server.mjs'],
 };
 
