@@ -1,3 +1,4 @@
+import type { McpRevision } from './mcp/endpoint.ts';
 import type { LawResult, RuleResult } from './outcome.ts';
 
 /** Counts per status. */
@@ -54,6 +55,11 @@ export interface ConformanceReport {
   readonly notRun: readonly NotRunGroup[];
   /** Rules not run because writes were off (`conformant for reads; N write rules not run`). */
   readonly writeRulesNotRun: number;
+  /**
+   * The MCP revisions the agent laws were judged over (the one asked for, both, or those the
+   * deployment offered); absent when the agent group did not run.
+   */
+  readonly mcpRevisions?: readonly McpRevision[];
   /** Groups of laws not checked at all (the agent interface without an MCP endpoint). */
   readonly groupsNotChecked: readonly GroupNotChecked[];
   /** Set when the coverage is below `--min-coverage`: why the verdict is `not-checked`. */
