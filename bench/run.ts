@@ -9,7 +9,7 @@
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
  *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
- * agent-conformance, validators, state. Each writes
+ * agent-conformance, agent-budget (`--before REF` adds that commit's figures), validators, state. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -23,6 +23,12 @@ import { type AllResults, renderResults, type Stamped } from './lib/report.ts';
 import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
 import { type AgentResult, agentSection, renderAgent } from './sections/agent.ts';
+import {
+  type AgentBudgetResult,
+  agentBudget,
+  agentBudgetBefore,
+  renderAgentBudget,
+} from './sections/agent-budget.ts';
 import {
   type AgentConformanceResult,
   agentConformance,
@@ -54,6 +60,7 @@ const SECTIONS = [
   'agent',
   'agent-paging',
   'agent-conformance',
+  'agent-budget',
   'validators',
   'state',
 ] as const;
@@ -77,6 +84,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     'garbage-connections': { type: 'string' },
     'soak-seconds': { type: 'string' },
+    before: { type: 'string' },
   },
 });
 
@@ -234,6 +242,13 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
     case 'agent-conformance':
       await timed(section, () => agentConformance({ seeds: quick ? [1] : [1, 2, 3], runs: 10, log }));
       break;
+    case 'agent-budget':
+      await timed(section, async () => {
+        const after = await agentBudget({ log });
+        const before = values.before === undefined ? undefined : await agentBudgetBefore(values.before);
+        return { ...after, ...(before === undefined ? {} : { before }) };
+      });
+      break;
     case 'validators':
       await timed(section, () => validatorsSection({ ms: quick ? 200 : 1000, log }));
       break;
@@ -273,6 +288,11 @@ sectionNote<AgentConformanceResult>(
   '; {cores} cores, load average {load} before',
 );
 sectionNote<ValidatorsResult>('validators', renderValidators, '; load average {load} before');
+sectionNote<AgentBudgetResult & { readonly before?: AgentBudgetResult }>(
+  'agent-budget',
+  renderAgentBudget,
+  '; {cores} cores, load average {load} before',
+);
 // A comparison alone leaves the other sections' tables as they are (their results may live elsewhere).
 if (only.some((s) => s !== 'compare') || !existsSync(resultsFile))
   writeFileSync(resultsFile, renderResults(all, notes));
