@@ -9,7 +9,8 @@
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
  *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
- * agent-conformance, agent-budget (`--before REF` adds that commit's figures), validators, state. Each writes
+ * agent-conformance, agent-budget, agent-first-call (both: `--before REF` adds that commit's figures),
+ * validators, state. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -34,6 +35,12 @@ import {
   agentConformance,
   renderAgentConformance,
 } from './sections/agent-conformance.ts';
+import {
+  agentFirstCall,
+  agentFirstCallBefore,
+  type FirstCallResult,
+  renderAgentFirstCall,
+} from './sections/agent-first-call.ts';
 import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sections/agent-paging.ts';
 import { type CompareResult, compare, writeCompare } from './sections/compare.ts';
 import { conformance } from './sections/conformance.ts';
@@ -61,6 +68,7 @@ const SECTIONS = [
   'agent-paging',
   'agent-conformance',
   'agent-budget',
+  'agent-first-call',
   'validators',
   'state',
 ] as const;
@@ -249,6 +257,15 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         return { ...after, ...(before === undefined ? {} : { before }) };
       });
       break;
+    case 'agent-first-call':
+      await timed(section, async () => {
+        const runs = quick ? 2 : 5;
+        const after = await agentFirstCall({ runs, log });
+        const before =
+          values.before === undefined ? undefined : await agentFirstCallBefore(values.before, runs);
+        return { ...after, ...(before === undefined ? {} : { before }) };
+      });
+      break;
     case 'validators':
       await timed(section, () => validatorsSection({ ms: quick ? 200 : 1000, log }));
       break;
@@ -288,6 +305,11 @@ sectionNote<AgentConformanceResult>(
   '; {cores} cores, load average {load} before',
 );
 sectionNote<ValidatorsResult>('validators', renderValidators, '; load average {load} before');
+sectionNote<FirstCallResult & { readonly before?: FirstCallResult }>(
+  'agent-first-call',
+  renderAgentFirstCall,
+  '; {cores} cores, load average {load} before',
+);
 sectionNote<AgentBudgetResult & { readonly before?: AgentBudgetResult }>(
   'agent-budget',
   renderAgentBudget,

@@ -10,14 +10,13 @@
  * Every task's inputs are the contract's (`groupBy` fields `tag`, `week`), and every answer but
  * review_reply's approval_required must be a success: a task that fails would measure a failure's text.
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { ROOT } from '../../test/support/processes.ts';
+import { shortCommit, withCommitTree } from '../lib/commit-tree.ts';
 
 export interface ToolCall {
   readonly name: string;
@@ -166,31 +165,19 @@ export async function agentBudget(
   const summary = await measure(modules, withText ? 'summary' : undefined);
   options.log?.(`   tools/list read_write ${summary.toolsListBytes.read_write} bytes`);
   const full = withText ? await measure(modules, 'full') : undefined;
-  const commit =
-    options.commit ??
-    execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: options.root ?? ROOT })
-      .toString()
-      .trim();
+  const commit = options.commit ?? shortCommit();
   return { commit, summary, ...(full === undefined ? {} : { full }) };
 }
 
-/**
- * The same tasks against another commit: its tree unpacked with `git archive` into a temporary folder
- * (no worktree, nothing of this checkout touched), node_modules linked to this one's, removed after.
- */
-export async function agentBudgetBefore(ref: string): Promise<AgentBudgetResult> {
-  const commit = execFileSync('git', ['rev-parse', '--short', `${ref}^{commit}`], { cwd: ROOT })
-    .toString()
-    .trim();
-  const tree = mkdtempSync(join(tmpdir(), `cca-budget-${commit}-`));
-  try {
-    execFileSync('sh', ['-c', `git archive ${commit} | tar -x -C "${tree}"`], { cwd: ROOT });
-    symlinkSync(join(ROOT, 'node_modules'), join(tree, 'node_modules'));
-    const hasTextOption = existsSync(join(tree, 'mocks/agent/server/text-summary.ts'));
-    return await agentBudget({ root: tree, commit, hasTextOption });
-  } finally {
-    rmSync(tree, { recursive: true, force: true });
-  }
+/** The same tasks against another commit's tree. */
+export function agentBudgetBefore(ref: string): Promise<AgentBudgetResult> {
+  return withCommitTree(ref, (tree, commit) =>
+    agentBudget({
+      root: tree,
+      commit,
+      hasTextOption: existsSync(join(tree, 'mocks/agent/server/text-summary.ts')),
+    }),
+  );
 }
 
 const sum = (values: readonly number[] | undefined) => (values ?? []).join(' + ');
