@@ -194,7 +194,7 @@ export function renderAgentBudget(
     '',
     stamp,
     '',
-    "Sizes are deterministic (seed 42, in-process server, official SDK client 2.4); times are indicative only. Each task's inputs are the contract's (`groupBy` `tag` for the top tags, `week` for the trend) and every answer is checked to be a success, but review_reply's approval_required, which is not one (4.18 rule 1).",
+    "Sizes are deterministic up to a few characters (durations in the text; seed 42, in-process server, official SDK client 2.4); times are indicative only. Each task's inputs are the contract's (`groupBy` `tag` for the top tags, `week` for the trend) and every answer is checked to be a success, but review_reply's approval_required, which is not one (4.18 rule 1).",
     '',
     '| tools/list bytes | reporting | read_write | write | import |',
     '|---|---|---|---|---|',
