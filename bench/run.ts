@@ -9,7 +9,8 @@
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
  *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
- * agent-conformance, validators, state. Each writes
+ * agent-conformance, agent-budget, agent-first-call (both: `--before REF` adds that commit's figures),
+ * validators, state. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -24,10 +25,22 @@ import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
 import { type AgentResult, agentSection, renderAgent } from './sections/agent.ts';
 import {
+  type AgentBudgetResult,
+  agentBudget,
+  agentBudgetBefore,
+  renderAgentBudget,
+} from './sections/agent-budget.ts';
+import {
   type AgentConformanceResult,
   agentConformance,
   renderAgentConformance,
 } from './sections/agent-conformance.ts';
+import {
+  agentFirstCall,
+  agentFirstCallBefore,
+  type FirstCallResult,
+  renderAgentFirstCall,
+} from './sections/agent-first-call.ts';
 import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sections/agent-paging.ts';
 import { type CompareResult, compare, writeCompare } from './sections/compare.ts';
 import { conformance } from './sections/conformance.ts';
@@ -54,6 +67,8 @@ const SECTIONS = [
   'agent',
   'agent-paging',
   'agent-conformance',
+  'agent-budget',
+  'agent-first-call',
   'validators',
   'state',
 ] as const;
@@ -77,6 +92,7 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     'garbage-connections': { type: 'string' },
     'soak-seconds': { type: 'string' },
+    before: { type: 'string' },
   },
 });
 
@@ -234,6 +250,22 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
     case 'agent-conformance':
       await timed(section, () => agentConformance({ seeds: quick ? [1] : [1, 2, 3], runs: 10, log }));
       break;
+    case 'agent-budget':
+      await timed(section, async () => {
+        const after = await agentBudget({ log });
+        const before = values.before === undefined ? undefined : await agentBudgetBefore(values.before);
+        return { ...after, ...(before === undefined ? {} : { before }) };
+      });
+      break;
+    case 'agent-first-call':
+      await timed(section, async () => {
+        const runs = quick ? 2 : 5;
+        const after = await agentFirstCall({ runs, log });
+        const before =
+          values.before === undefined ? undefined : await agentFirstCallBefore(values.before, runs);
+        return { ...after, ...(before === undefined ? {} : { before }) };
+      });
+      break;
     case 'validators':
       await timed(section, () => validatorsSection({ ms: quick ? 200 : 1000, log }));
       break;
@@ -273,6 +305,16 @@ sectionNote<AgentConformanceResult>(
   '; {cores} cores, load average {load} before',
 );
 sectionNote<ValidatorsResult>('validators', renderValidators, '; load average {load} before');
+sectionNote<FirstCallResult & { readonly before?: FirstCallResult }>(
+  'agent-first-call',
+  renderAgentFirstCall,
+  '; {cores} cores, load average {load} before',
+);
+sectionNote<AgentBudgetResult & { readonly before?: AgentBudgetResult }>(
+  'agent-budget',
+  renderAgentBudget,
+  '; {cores} cores, load average {load} before',
+);
 // A comparison alone leaves the other sections' tables as they are (their results may live elsewhere).
 if (only.some((s) => s !== 'compare') || !existsSync(resultsFile))
   writeFileSync(resultsFile, renderResults(all, notes));

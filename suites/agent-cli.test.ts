@@ -45,6 +45,32 @@ describe('cca-kit conform: the agent interface', () => {
     expect(run.out.join('')).toContain('agent.transport.initialize');
   });
 
+  it('without --mcp-revision the agent laws run over every revision the mock offers; --mcp-revision picks one', async () => {
+    const offered = io();
+    expect(await runConformCommand(args('--only', 'agent.tools.listed'), offered.io, env)).toBe(0);
+    expect(offered.out.join('')).toContain('Agent interface judged over MCP 2025-11-25 and 2026-07-28');
+    const one = io();
+    expect(
+      await runConformCommand(
+        args('--only', 'agent.tools.listed', '--mcp-revision', '2026-07-28'),
+        one.io,
+        env,
+      ),
+    ).toBe(0);
+    expect(one.out.join('')).toContain('Agent interface judged over MCP 2026-07-28\n');
+    const both = io();
+    expect(
+      await runConformCommand(args('--only', 'agent.tools.listed', '--mcp-revision', 'both'), both.io, env),
+    ).toBe(0);
+    expect(both.out.join('')).toContain('Agent interface judged over MCP 2025-11-25 and 2026-07-28');
+  });
+
+  it('--mcp-revision refuses anything but 2025-11-25, 2026-07-28 or both, naming them', async () => {
+    await expect(runConformCommand(args('--mcp-revision', 'latest'), io().io, env)).rejects.toThrow(
+      /--mcp-revision must be one of 2025-11-25, 2026-07-28, both/,
+    );
+  });
+
   it('--mcp-url points the agent laws elsewhere: a wrong endpoint is one NOT CHECKED line naming it (AGENT-MCP-INITIALIZE-SESSION not run)', async () => {
     const run = io();
     const code = await runConformCommand(

@@ -1,6 +1,7 @@
 /**
  * The whole agent suite passes against our own mock for several seeds, with
- * nothing left unrun (every key role supplied, writes allowed on loopback).
+ * nothing left unrun (every key role supplied, writes allowed on loopback). Each seed speaks one MCP
+ * revision (the default run over both is test/agent-conformance-both.test.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { defaultDeps, runConformance } from '../src/conformance/runner.ts';
@@ -9,12 +10,18 @@ import { agentLaws } from '../suites/agent/index.ts';
 import { startMockTarget } from '../suites/target.ts';
 
 describe('the whole agent suite against our own mock', () => {
-  for (const seed of [1, 2, 3]) {
-    it(`passes every agent law with seed ${seed}, none left unrun`, { timeout: 120_000 }, async () => {
+  for (const [seed, mcpRevision] of [
+    [1, '2025-11-25'],
+    [2, '2026-07-28'],
+    [3, '2025-11-25'],
+  ] as const) {
+    it(`passes every agent law with seed ${seed} over MCP ${mcpRevision}, none left unrun`, {
+      timeout: 120_000,
+    }, async () => {
       const running = await startMockTarget({ seed });
       try {
         const report = await runConformance(
-          { target: running.target, seed, runs: 5 },
+          { target: { ...running.target, mcpRevision }, seed, runs: 5 },
           { ...defaultDeps(), laws: agentLaws },
         );
         const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');

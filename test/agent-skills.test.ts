@@ -97,6 +97,38 @@ describe('list_skills, read_skill, read_skill_file', () => {
     expect(await names('import', ['ingest', 'ingest:read'])).toEqual([]);
   });
 
+  const profiles: Array<[string, string[]]> = [
+    ['reporting', ['read']],
+    ['write', ['write']],
+    ['read_write', ['read', 'write']],
+    ['import', ['ingest', 'ingest:read']],
+  ];
+  it.each(profiles)(
+    'AGENT-MCP-SKILL-TOOLS-LISTED: for a %s key, read_skill and read_skill_file serve exactly what list_skills lists',
+    async (profile, scopes) => {
+      const [list, read, readFile] = createSkillTools();
+      const ctx = { identity: { profile, scopes } } as unknown as AgentContext;
+      const listed = await list?.handle(ctx, {});
+      if (listed === undefined || !listed.ok) throw new Error('list_skills failed');
+      const names = (listed.value as { skills: { name: string }[] }).skills.map((s) => s.name).sort();
+      const served: string[] = [];
+      for (const skill of library.skills) {
+        const answer = await read?.handle(ctx, { name: skill.name });
+        const note = skill.files.find((f) => f.kind !== 'script') ?? skill.files[0];
+        const file = await readFile?.handle(ctx, { name: skill.name, path: note?.path });
+        expect(file?.ok, `${profile}: read_skill_file ${skill.name} agrees with read_skill`).toBe(answer?.ok);
+        if (answer?.ok === true) served.push(skill.name);
+        else {
+          expect(answer?.ok === false && answer.failure).toMatchObject({ kind: 'not_found', field: '/name' });
+          expect(answer?.ok === false && answer.failure.message).toContain(
+            `list_skills lists: ${names.join(', ') || 'none'}`,
+          );
+        }
+      }
+      expect(served.sort()).toEqual(names);
+    },
+  );
+
   const refused: Array<[string, string, string, 'invalid_input' | 'not_found']> = [
     ['an unlisted file of the skill', 'export-actions-window', 'skill.json', 'not_found'],
     ['the playbook text itself (read_skill serves it)', 'export-actions-window', 'SKILL.md', 'not_found'],

@@ -29,7 +29,11 @@ export type CallOrigin = {
   readonly line?: number | null;
 };
 
-/** The failure kinds of section 7 ("Agent interface failures"), plus the few a mock also needs. */
+/**
+ * The failure kinds of section 7 ("Agent interface failures"), plus the few a mock also needs. Its
+ * "truncated results (limit reported)" is no kind here: a cut execute answer is a success whose
+ * `truncated.result` reports the limit and where to resume, so what a script returned is never lost.
+ */
 export type AgentFailure = CallOrigin &
   /** Invalid input: the caller must fix the named field (a JSON pointer into the tool's or the operation's input). */
   (
@@ -53,14 +57,6 @@ export type AgentFailure = CallOrigin &
         readonly requestId: string;
         /** Where the human confirms (4.18 rule 4), when the deployment has such a page. */
         readonly approvalUrl: string | null;
-        readonly message: string;
-      }
-    /** A result was cut at a limit; the limit is reported. */
-    | {
-        readonly kind: 'truncated';
-        readonly code: 'TRUNCATED';
-        readonly limit: number;
-        readonly unit: string;
         readonly message: string;
       }
     /** A reply's delivery outcome is not known: read the existing request with open_reply; never resend. */

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { allLaws } from '../../suites/laws/index.ts';
 import { KEY_ENV, KEY_ROLES, type Keys } from '../client/types.ts';
 import { baselineFrom, parseBaseline } from '../conformance/baseline.ts';
-import { MCP_REVISIONS } from '../conformance/mcp/endpoint.ts';
+import { MCP_REVISION_CHOICES } from '../conformance/mcp/revisions.ts';
 import type { Baseline } from '../conformance/options.ts';
 import { preflight, preflightKeys } from '../conformance/preflight.ts';
 import type { Verdict } from '../conformance/report.ts';
@@ -48,8 +48,9 @@ Options:
   --base-url URL            deployment to check (or CCA_BASE_URL)
   --mcp-url URL             its agent interface (MCP, Streamable HTTP; default <base-url>/mcp, or CCA_MCP_URL);
                             --skip agent leaves the agent interface out
-  --mcp-revision REV        the MCP revision the agent laws speak: 2025-11-25 (sessions, the default) or
-                            2026-07-28 (stateless); each agent finding names it
+  --mcp-revision REV        the MCP revision(s) the agent laws speak: 2025-11-25 (sessions), 2026-07-28
+                            (stateless) or both; default: whatever the deployment offers (probed once),
+                            both when it offers both; each agent finding names its revision
   --seed N                  seed of every generated case (default: random, printed)
   --runs N                  generated cases per property (default 20)
   --only LIST               law ids, groups or rule ids (comma-separated, repeatable; trailing * matches a prefix)
@@ -176,10 +177,10 @@ export async function runConformCommand(
   if (mcpUrl !== undefined && mcpUrl !== '' && !/^https?:$/.test(new URL(mcpUrl).protocol))
     throw new UsageError(`--mcp-url must be an http(s) URL, got ${JSON.stringify(mcpUrl)}`);
   const mcpRevisionText = values['mcp-revision'];
-  const mcpRevision = MCP_REVISIONS.find((r) => r === mcpRevisionText);
+  const mcpRevision = MCP_REVISION_CHOICES.find((r) => r === mcpRevisionText);
   if (mcpRevisionText !== undefined && mcpRevision === undefined)
     throw new UsageError(
-      `--mcp-revision must be one of ${MCP_REVISIONS.join(', ')}, got ${JSON.stringify(mcpRevisionText)}`,
+      `--mcp-revision must be one of ${MCP_REVISION_CHOICES.join(', ')}, got ${JSON.stringify(mcpRevisionText)}`,
     );
   const minCoverageText = values['min-coverage'];
   if (minCoverageText !== undefined && !/^(100|\d{1,2})(\.\d+)?$/.test(minCoverageText))

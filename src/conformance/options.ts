@@ -1,5 +1,5 @@
 import type { Keys } from '../client/types.ts';
-import { MCP_REVISIONS, type McpRevision } from './mcp/endpoint.ts';
+import { MCP_REVISION_CHOICES, type McpRevisionChoice } from './mcp/revisions.ts';
 import type { ProgressEvent } from './report.ts';
 
 /** Where a run goes: a base URL and the keys it may use. */
@@ -15,8 +15,11 @@ export interface Target {
   readonly onPoll?: () => Promise<void>;
   /** The agent interface (MCP, Streamable HTTP) endpoint; default `<baseUrl>/mcp`. */
   readonly mcpUrl?: string;
-  /** The MCP revision the agent laws speak (2025-11-25 sessions or stateless 2026-07-28); default 2025-11-25. */
-  readonly mcpRevision?: McpRevision;
+  /**
+   * The MCP revision(s) the agent laws speak: 2025-11-25 sessions, stateless 2026-07-28, or `both`;
+   * default: every revision the deployment offers (probed once), both when it offers both.
+   */
+  readonly mcpRevision?: McpRevisionChoice;
 }
 
 export interface ConformanceOptions {
@@ -75,8 +78,11 @@ export interface Baseline {
 }
 
 export interface NormalizedOptions {
-  readonly target: Required<Pick<Target, 'baseUrl' | 'keys' | 'now' | 'mcpUrl' | 'mcpRevision'>> &
-    Pick<Target, 'onPoll'>;
+  readonly target: Required<Pick<Target, 'baseUrl' | 'keys' | 'now' | 'mcpUrl'>> &
+    Pick<Target, 'onPoll'> & {
+      /** Undefined: the revisions the deployment offers. */
+      readonly mcpRevision: McpRevisionChoice | undefined;
+    };
   readonly seed: number;
   readonly runs: number;
   readonly only: readonly string[];
@@ -96,18 +102,18 @@ export interface NormalizedOptions {
   readonly signal: AbortSignal | undefined;
 }
 
-/** True for 127.0.0.0/8, ::1 and localhost. */
-/** The revision option checked once: one of MCP_REVISIONS, or a TypeError naming the choices. */
-function mcpRevisionOf(value: string | undefined): McpRevision {
-  if (value === undefined) return '2025-11-25';
-  const known = MCP_REVISIONS.find((r) => r === value);
+/** The revision option checked once: one of MCP_REVISION_CHOICES, or a TypeError naming them. */
+function mcpRevisionOf(value: string | undefined): McpRevisionChoice | undefined {
+  if (value === undefined) return undefined;
+  const known = MCP_REVISION_CHOICES.find((r) => r === value);
   if (known === undefined)
     throw new TypeError(
-      `target.mcpRevision must be one of ${MCP_REVISIONS.join(', ')}, got ${JSON.stringify(value)}`,
+      `target.mcpRevision must be one of ${MCP_REVISION_CHOICES.join(', ')}, got ${JSON.stringify(value)}`,
     );
   return known;
 }
 
+/** True for 127.0.0.0/8, ::1 and localhost. */
 export function isLoopback(baseUrl: string): boolean {
   const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
   return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);

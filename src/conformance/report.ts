@@ -1,4 +1,5 @@
 import type { ExistingWrite } from './law.ts';
+import type { McpRevision } from './mcp/endpoint.ts';
 import type { LawResult, RuleResult } from './outcome.ts';
 
 /** Counts per status. */
@@ -57,6 +58,11 @@ export interface ConformanceReport {
   readonly writeRulesNotRun: number;
   /** Writes to records the run did not create (custom fields of existing actions), each restored or not. */
   readonly existingWrites: readonly ExistingWrite[];
+  /**
+   * The MCP revisions the agent laws were judged over (the one asked for, both, or those the
+   * deployment offered); absent when the agent group did not run.
+   */
+  readonly mcpRevisions?: readonly McpRevision[];
   /** Groups of laws not checked at all (the agent interface without an MCP endpoint). */
   readonly groupsNotChecked: readonly GroupNotChecked[];
   /** Set when the coverage is below `--min-coverage`: why the verdict is `not-checked`. */

@@ -1,12 +1,14 @@
 import { allLaws } from '../../suites/laws/index.ts';
 import { ConformanceClient } from '../client/client.ts';
-import { KEY_ENV, REQUIRED_KEY_ROLES } from '../client/types.ts';
+import { type Auth, KEY_ENV, REQUIRED_KEY_ROLES } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { contract } from '../contract/index.ts';
 import { rules as catalogRules, levelOf, type RuleLevel, ruleLevels } from '../contract/rules.ts';
 import { isKnown } from './baseline.ts';
 import { outcomeOfError, withRulesAlreadyFailed } from './check.ts';
 import type { ExistingWrite, Law, LawContext } from './law.ts';
+import type { McpRevision } from './mcp/endpoint.ts';
+import { probeRevisions, revisionsToRun } from './mcp/revisions.ts';
 import type { ConformanceOptions, NormalizedOptions } from './options.ts';
 import { normalizeOptions } from './options.ts';
 import type {
@@ -20,6 +22,7 @@ import type {
 } from './outcome.ts';
 import { AGENT_GROUP, probeMcp, stillAnswers } from './preflight.ts';
 import type { ConformanceReport, GroupNotChecked, NotRunGroup, Tally, Verdict } from './report.ts';
+import { mergeRevisionRuns, type RevisionRun } from './revision-runs.ts';
 import { poolTransport } from './transport.ts';
 
 /** The fields of a catalog rule the runner uses. */
@@ -142,6 +145,37 @@ export async function runLawAlone(
     };
   }
   return { outcome: first, failures };
+}
+
+/** The key the revision probe connects with: the first the run has of those the agent laws use. */
+function probeRole(opts: NormalizedOptions): Auth {
+  const role = (['read', 'readWrite', 'write', 'ingest'] as const).find((r) => {
+    const key = opts.target.keys[r];
+    return key !== undefined && key !== '';
+  });
+  return role ?? 'none';
+}
+
+/**
+ * An agent law run over each revision in turn, each with its own memo of agent answers (a tools list
+ * seen over one revision says nothing of the other), folded into one law run.
+ */
+async function overRevisions(
+  law: Law,
+  ctx: LawContext,
+  revisions: readonly McpRevision[],
+  stop: () => string | undefined,
+): Promise<LawRun> {
+  const runs: RevisionRun[] = [];
+  for (const revision of revisions.length === 0 ? (['2025-11-25'] as const) : revisions) {
+    const own: LawContext = {
+      ...ctx,
+      mcp: { ...ctx.mcp, revision },
+      memo: (key, compute) => ctx.memo(key.startsWith('agent:') ? `${revision}|${key}` : key, compute),
+    };
+    runs.push({ revision, ...(await runLawAlone(law, own, stop)) });
+  }
+  return mergeRevisionRuns(law.ruleIds, runs);
 }
 
 function tally(statuses: readonly (CheckOutcome['kind'] | 'known')[]): Tally {
@@ -313,6 +347,8 @@ export async function runConformance(
   const missingKeys = new Set<string>();
   const laws = deps.laws;
   const groupsNotChecked: GroupNotChecked[] = [];
+  /** The MCP revisions the agent laws are judged over (empty when the agent group does not run). */
+  let mcpRevisions: McpRevision[] = [];
   let stoppedAnswering: string | undefined;
   /** Laws that wait, running beside the others; what any of them threw (a defect, never a finding). */
   const waiting: Promise<void>[] = [];
@@ -327,10 +363,19 @@ export async function runConformance(
   try {
     // The agent interface is probed once: without it, its laws are one line, not one crash each.
     const wantsAgent = laws.some((law) => law.group === AGENT_GROUP && excluded(law, opts) === undefined);
-    const mcpAbsent = wantsAgent
+    let mcpAbsent = wantsAgent
       ? await probeMcp({ url: opts.target.mcpUrl, client: mcpClient.scoped() }, opts.target.keys)
       : undefined;
+    // Which revisions the agent laws speak: the one asked for, both, or whatever the deployment offers.
+    const choice = opts.target.mcpRevision;
+    const probes =
+      wantsAgent && choice === undefined
+        ? await probeRevisions({ url: opts.target.mcpUrl, client: mcpClient.scoped() }, probeRole(opts))
+        : [];
+    // A deployment of the stateless revision only may refuse a 2025-era `initialize` outright.
+    if (mcpAbsent !== undefined && probes.some((p) => p.offered)) mcpAbsent = undefined;
     if (mcpAbsent !== undefined) groupsNotChecked.push({ group: AGENT_GROUP, reason: mcpAbsent });
+    else if (wantsAgent) mcpRevisions = revisionsToRun(choice, probes);
     // A law that `waits` runs beside the laws after it, unless the laws drive the target's clock
     // through their polls (a mock target's onPoll): then its polls would move the clock under them.
     const beside = opts.target.onPoll === undefined;
@@ -350,7 +395,7 @@ export async function runConformance(
         lawId: law.id,
         ruleIds: law.ruleIds,
         client: view,
-        mcp: { url: opts.target.mcpUrl, client: mcpView, revision: opts.target.mcpRevision },
+        mcp: { url: opts.target.mcpUrl, client: mcpView, revision: mcpRevisions[0] ?? '2025-11-25' },
         contract: deps.contract,
         seed: opts.seed,
         runs: opts.runs,
@@ -369,16 +414,18 @@ export async function runConformance(
       if (reason !== undefined && excluded(law, opts) === undefined && stoppedAnswering === undefined)
         for (const name of missingRequired(law, client)) missingKeys.add(name);
       const finish = async (): Promise<void> => {
+        const stop = (): string | undefined =>
+          opts.signal?.aborted === true
+            ? 'not run: the run was interrupted'
+            : client.requestsRemaining === 0
+              ? `not run: request budget of ${opts.maxRequests} exhausted`
+              : undefined;
         const run: LawRun =
-          reason === undefined
-            ? await runLawAlone(law, ctx, () =>
-                opts.signal?.aborted === true
-                  ? 'not run: the run was interrupted'
-                  : client.requestsRemaining === 0
-                    ? `not run: request budget of ${opts.maxRequests} exhausted`
-                    : undefined,
-              )
-            : { outcome: { kind: 'not-run', ruleIds: law.ruleIds, reason }, failures: [] };
+          reason !== undefined
+            ? { outcome: { kind: 'not-run', ruleIds: law.ruleIds, reason }, failures: [] }
+            : law.group === AGENT_GROUP
+              ? await overRevisions(law, ctx, mcpRevisions, stop)
+              : await runLawAlone(law, ctx, stop);
         // A request that got no answer: is the target still there? If not, the run ends here.
         const silent = [...view.log, ...mcpView.log].some((x) => x.status === undefined);
         if (
@@ -489,6 +536,7 @@ export async function runConformance(
     existingWrites,
     missingKeys: notChecked,
     groupsNotChecked,
+    ...(mcpRevisions.length === 0 ? {} : { mcpRevisions }),
     ...(shortOfCoverage === undefined ? {} : { shortOfCoverage }),
     ...(stoppedAnswering === undefined ? {} : { stoppedAnswering }),
     verdict,

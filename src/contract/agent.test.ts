@@ -45,7 +45,6 @@ describe('contract/agent', () => {
       invalid_input: true,
       forbidden: true,
       approval_required: true,
-      truncated: true,
       unknown_delivery_state: true,
       not_found: true,
       conflict: true,
@@ -62,7 +61,6 @@ describe('contract/agent', () => {
       | 'INVALID_INPUT'
       | 'FORBIDDEN'
       | 'APPROVAL_REQUIRED'
-      | 'TRUNCATED'
       | 'UNKNOWN_DELIVERY_STATE'
       | 'NOT_FOUND'
       | 'CONFLICT'
@@ -84,7 +82,6 @@ describe('contract/agent', () => {
         approvalUrl: null,
         message: 'm',
       },
-      { kind: 'truncated', code: 'TRUNCATED', limit: 10, unit: 'bytes', message: 'm' },
       { kind: 'busy', code: 'BUSY', retryAfterMs: 100, message: 'm' },
     ];
     for (const failure of good) expect(contract.checkFailure(failure)).toEqual({ ok: true });

@@ -213,6 +213,8 @@ export function renderConsoleReport(report: ConformanceReport, secrets: readonly
   for (const law of report.laws) groups.set(law.group, [...(groups.get(law.group) ?? []), law]);
   lines.push('', coverageLine(report));
   for (const g of report.groupsNotChecked) lines.push(`Not checked: ${g.reason}`);
+  if (report.mcpRevisions !== undefined)
+    lines.push(`Agent interface judged over MCP ${report.mcpRevisions.join(' and ')}`);
   lines.push('', 'Summary by group');
   for (const [group, laws] of groups) {
     const count = (k: string) => laws.filter((l) => l.outcome.kind === k && !l.known).length;

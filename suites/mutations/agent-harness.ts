@@ -2,7 +2,7 @@
  * Runs the agent laws against each agent mutant (our mock behind the fault proxy) and reports whether
  * the suite found the fault naming one of the expected rules; controls must pass the whole agent suite.
  */
-import type { McpRevision } from '../../src/conformance/mcp/endpoint.ts';
+import type { McpRevisionChoice } from '../../src/conformance/mcp/revisions.ts';
 import type { ConformanceReport } from '../../src/conformance/report.ts';
 import { defaultDeps, runConformance, selects } from '../../src/conformance/runner.ts';
 import { agentLaws } from '../agent/index.ts';
@@ -26,8 +26,13 @@ export interface AgentHarnessOptions {
   readonly runs?: number;
   /** Faults: run only the laws naming an expected rule (fast). Controls always run every agent law. */
   readonly targeted?: boolean;
-  /** The MCP revision the agent laws speak; default the mutant's own revision, else 2025-11-25. */
-  readonly mcpRevision?: McpRevision;
+  /**
+   * The MCP revision(s) the agent laws speak (`offered`: whatever the deployment offers, as the CLI
+   * does by default); default the mutant's own revision, else 2025-11-25.
+   */
+  readonly mcpRevision?: McpRevisionChoice | 'offered';
+  /** Laws to run instead of the targeted or whole agent group (by id). */
+  readonly lawIds?: readonly string[];
 }
 
 export async function runAgentMutant(
@@ -43,16 +48,19 @@ export async function runAgentMutant(
   const proxy = await startFaultProxy(target, mutant.fault(keys, target));
   try {
     const laws =
-      options.targeted === true && mutant.control !== true
-        ? agentLaws.filter((law) => mutant.expect.some((rule) => selects(rule, law)))
-        : agentLaws;
+      options.lawIds !== undefined
+        ? agentLaws.filter((law) => options.lawIds?.includes(law.id))
+        : options.targeted === true && mutant.control !== true
+          ? agentLaws.filter((law) => mutant.expect.some((rule) => selects(rule, law)))
+          : agentLaws;
+    const revision = options.mcpRevision ?? mutant.revision ?? '2025-11-25';
     const report = await runConformance(
       {
         target: {
           ...running.target,
           baseUrl: proxy.url,
           keys,
-          mcpRevision: options.mcpRevision ?? mutant.revision ?? '2025-11-25',
+          ...(revision === 'offered' ? {} : { mcpRevision: revision }),
         },
         seed: options.seed ?? 7,
         runs: options.runs ?? 5,

@@ -81,7 +81,7 @@ function failuresPage({ contract }: PageSources): string {
   const lines = [
     '# Agent failures',
     '',
-    'A failed tool call is an MCP result with `isError: true` whose `structuredContent` is one of these objects (discriminated by `kind`, with a stable `code`). Inside `execute`, a failed `call()` throws an `Error` carrying the same failure.',
+    'A failed tool call is an MCP result with `isError: true` whose text is one of these objects as JSON (discriminated by `kind`, with a stable `code`), and no `structuredContent`. Inside `execute`, a failed `call()` throws an `Error` carrying the same failure; a failure of `execute` itself adds `execution` (the logs and calls made before it).',
     '',
     '| kind | code | section | meaning |',
     '|---|---|---|---|',
@@ -95,7 +95,9 @@ function failuresPage({ contract }: PageSources): string {
   for (const k of kinds) lines.push(`| ${k.kind} | ${k.code} | ${k.section ?? 'mock'} | ${k.summary} |`);
   lines.push(
     '',
-    "Every failure has `kind`, `code` and `message`; `invalid_input` adds `field`, a JSON pointer to the argument that is wrong. The full schema is the failure branch of each tool's output schema in tools/list.",
+    'Every failure has `kind`, `code` and `message`; `invalid_input`, `not_found` and `conflict` add `field`, a JSON pointer to the argument that is wrong (`/operationId` for an unknown operation id).',
+    '',
+    'A result cut at a size limit is not a failure: `execute` answers a success whose `truncated.result` reports the limit, the full size and `resume` (where the next execution starts).',
   );
   return lines.join('\n');
 }

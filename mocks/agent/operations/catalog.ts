@@ -105,13 +105,13 @@ function compileVariant(operations: readonly OperationSpec[]): CatalogVariant {
     operations,
     checkInput(id, input) {
       const validate = validators().get(id)?.input;
-      if (validate === undefined) return { field: 'operationId', message: `unknown operation ${id}` };
+      if (validate === undefined) return { field: '/operationId', message: `unknown operation ${id}` };
       if (validate(input)) return undefined;
       return mostSpecific(validate.errors ?? [], input);
     },
     checkOutput(id, output) {
       const validate = validators().get(id)?.output;
-      if (validate === undefined) return { field: 'operationId', message: `unknown operation ${id}` };
+      if (validate === undefined) return { field: '/operationId', message: `unknown operation ${id}` };
       if (validate(output)) return undefined;
       const issue = toIssues('response', validate.errors ?? [], output)[0];
       return { field: issue?.pointer ?? '', message: issue?.message ?? 'output does not match the schema' };

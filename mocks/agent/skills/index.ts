@@ -40,13 +40,19 @@ const missing = (field: string, message: string): Outcome<never> =>
 export function createSkillLibrary(options: SkillToolsOptions = {}) {
   const skills = loadSkills(options.root);
   const byName = new Map(skills.map((skill) => [skill.name, skill]));
-  const find = (name: unknown): Outcome<Skill> => {
+  const usable = (skill: Skill, can: SkillReach | undefined): boolean =>
+    can === undefined ||
+    (skill.needs.tools.every((t) => can.tools.includes(t)) &&
+      skill.needs.scopes.every((x) => can.scopes.includes(x)));
+  // A key reads exactly the playbooks list_skills lists for it: one it cannot carry out is not there.
+  const find = (name: unknown, can: SkillReach | undefined): Outcome<Skill> => {
     if (typeof name !== 'string') return invalid('/name', 'name must be a string');
     const skill = byName.get(name);
-    if (skill === undefined) {
+    if (skill === undefined || !usable(skill, can)) {
+      const listed = skills.filter((s) => usable(s, can)).map((s) => s.name);
       return missing(
         '/name',
-        `no skill named ${JSON.stringify(name)}; list_skills lists: ${skills.map((s) => s.name).join(', ')}`,
+        `no skill named ${JSON.stringify(name)} for this key; list_skills lists: ${listed.join(', ') || 'none'}`,
       );
     }
     return succeed(skill);
@@ -54,27 +60,20 @@ export function createSkillLibrary(options: SkillToolsOptions = {}) {
   return {
     skills,
     /** The playbooks a key can carry out (all of them when no key is given). */
-    list: (can?: { readonly tools: readonly string[]; readonly scopes: readonly string[] }) =>
-      succeed({
-        skills: skills
-          .filter(
-            (skill) =>
-              can === undefined ||
-              (skill.needs.tools.every((t) => can.tools.includes(t)) &&
-                skill.needs.scopes.every((x) => can.scopes.includes(x))),
-          )
-          .map(summaryOf),
-      }),
-    read(name: unknown) {
-      const found = find(name);
+    list: (can?: SkillReach) =>
+      succeed({ skills: skills.filter((skill) => usable(skill, can)).map(summaryOf) }),
+    /** A playbook the key can carry out (any, when no key is given). */
+    read(name: unknown, can?: SkillReach) {
+      const found = find(name, can);
       return found.ok ? succeed({ ...summaryOf(found.value), text: found.value.text }) : found;
     },
     /**
-     * A listed file; a script in the status names of the deployment's choices when `choices` is given
-     * (read only for scripts: notes say nothing a choice changes).
+     * A listed file of a playbook the key can carry out; a script in the status names of the
+     * deployment's choices when `choices` is given (read only for scripts: notes say nothing a choice
+     * changes).
      */
-    readFile(name: unknown, path: unknown, choices?: () => Choices) {
-      const found = find(name);
+    readFile(name: unknown, path: unknown, choices?: () => Choices, can?: SkillReach) {
+      const found = find(name, can);
       if (!found.ok) return found;
       const skill = found.value;
       if (typeof path !== 'string') return invalid('/path', 'path must be a string');
@@ -99,28 +98,34 @@ export function createSkillLibrary(options: SkillToolsOptions = {}) {
 
 export type SkillLibrary = ReturnType<typeof createSkillLibrary>;
 
+/** What a key can carry out: its profile's tools and its scopes. */
+export interface SkillReach {
+  readonly tools: readonly string[];
+  readonly scopes: readonly string[];
+}
+
+const reachOf = (ctx: AgentContext): SkillReach => ({
+  tools: agentContract().profiles[ctx.identity.profile as AgentKeyProfile] ?? [],
+  scopes: ctx.identity.scopes,
+});
+
 /** The three tools, loaded once (the playbooks are read at creation). */
 export function createSkillTools(options: SkillToolsOptions = {}): AgentTool[] {
   const library = createSkillLibrary(options);
-  const tool = (name: string, handle: (args: Record<string, unknown>) => Outcome<unknown>): AgentTool => ({
-    name,
-    handle: (_ctx: AgentContext, args) => handle(args),
-  });
   return [
     {
       name: 'list_skills',
       // Only the playbooks this key can carry out: its profile's tools and its scopes.
-      handle: (ctx: AgentContext) =>
-        library.list({
-          tools: agentContract().profiles[ctx.identity.profile as AgentKeyProfile] ?? [],
-          scopes: ctx.identity.scopes,
-        }),
+      handle: (ctx: AgentContext) => library.list(reachOf(ctx)),
     },
-    tool('read_skill', (args) => library.read(args['name'])),
+    {
+      name: 'read_skill',
+      handle: (ctx: AgentContext, args) => library.read(args['name'], reachOf(ctx)),
+    },
     {
       name: 'read_skill_file',
       handle: (ctx: AgentContext, args) =>
-        library.readFile(args['name'], args['path'], () => ctx.engine.options.choices),
+        library.readFile(args['name'], args['path'], () => ctx.engine.options.choices, reachOf(ctx)),
     },
   ];
 }
