@@ -74,6 +74,9 @@ function checkedPageSize(pageSize: number): number {
  *
  * @example
  * ```ts
+ * import { ApiClient, ConformanceClient, actionWindow } from 'cca-kit/client';
+ *
+ * const api = new ApiClient(new ConformanceClient({ baseUrl: 'http://127.0.0.1:4010', keys: { read: process.env.CCA_READ_KEY } }));
  * for await (const action of actionWindow(api, { from: '2026-11-01', to: '2026-11-15', pageSize: 100 })) {
  *   console.log(action.actionId, action.createdAt);
  * }

@@ -65,7 +65,11 @@ export class ApiClient {
    *
    * @example
    * ```ts
+   * import { ApiClient, ConformanceClient } from 'cca-kit/client';
+   *
+   * const api = new ApiClient(new ConformanceClient({ baseUrl: 'http://127.0.0.1:4010', keys: { read: process.env.CCA_READ_KEY } }));
    * const actions = await api.actions.collect({ from: '2026-11-01', to: '2026-11-15T23:59:59.999Z', pageSize: 200 });
+   * for await (const action of api.actions.all({ from: '2026-11-01', to: '2026-11-15' })) console.log(action.actionId);
    * ```
    */
   readonly actions: {
