@@ -68,7 +68,7 @@ export async function packageSizes(options: {
   for (const [use, install, root, installOptions] of [
     ['MSW only', 'npm i -D @cca-kit/core msw', '@cca-kit/core', { folder: LEAN_CORE }],
     ['contract only', 'npm i @cca-kit/core', '@cca-kit/core', { folder: LEAN_CORE, withMsw: false }],
-    ['full CLI', 'npm i -D cca-kit', 'cca-kit', {}],
+    ['full CLI', 'npm i -D cca-kit', 'cca-kit', { withMsw: false }],
   ] as const) {
     options.log(`   installing for ${use}`);
     const size = await measure(use, install, root, installOptions);

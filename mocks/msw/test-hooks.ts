@@ -3,7 +3,8 @@
  * closed after, the violations a test's requests caused collected per test and thrown from that test's
  * `afterEach` (a runner fails the test whose `afterEach` throws: the test is red with the violation as
  * its error, not the run with an error nobody owns), and the engine reset before each test when asked.
- * `cca-kit/vitest` hands it vitest's hooks; a jest setup file can hand it jest's globals.
+ * `cca-kit/vitest` hands it vitest's hooks; nothing in it is vitest's, so another runner's would do
+ * (jest's globals have the same names), though only vitest is tested.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { fileURLToPath } from 'node:url';
