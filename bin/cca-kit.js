@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The CLI runs the compiled JavaScript in dist/ (built by `npm run build`, which npm runs in `prepare`,
-// so on `npm ci`, `npm pack` and `npm publish`): dist/cli/ is the CLI bundled at build time (one load
+// The CLI runs the compiled JavaScript in dist/ (built by `npm run build`; a packed cca-kit ships it, a
+// checkout builds it after `npm ci`, no install script does): dist/cli/ is the CLI bundled at build time (one load
 // instead of ~150 modules; see scripts/build.js). No TypeScript loader, nothing built on first start.
 const entry = new URL('../dist/cli/main.js', import.meta.url);
 let main;

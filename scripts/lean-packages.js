@@ -23,7 +23,7 @@ export const LEAN_PACKAGES = [
   {
     folder: 'core',
     name: '@cca-kit/core',
-    entries: ['.', './contract', './msw', './msw/features'],
+    entries: ['.', './contract', './msw', './msw/features', './vitest'],
     description:
       'The Customer-Conversation Analytics Service contract, its validators and the stateful mock as MSW handlers, without the CLI, MCP or conformance suite',
   },

@@ -21,6 +21,7 @@ const FILES = [
   'src/contract/index.ts',
   'src/client/client.ts',
   'src/client/typed.ts',
+  'src/client/action-window.ts',
   'src/client/errors.ts',
   'mocks/engine/violations/expect.ts',
   'fixtures/seeded-keys.ts',

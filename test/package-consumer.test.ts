@@ -14,6 +14,7 @@ import { copyFile, cp, mkdir, readdir, readFile, stat, symlink } from 'node:fs/p
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { build } from 'esbuild';
@@ -21,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../mocks/engine/index.ts';
 import { launchChromium } from './browser/harness.ts';
 import { type Installed, MSW_3, nodeRunsMsw3, packAndInstall, ROOT, runIn } from './package/install.ts';
+import { expectPresetRun, PRESET_FIXTURE, presetRunArgs, reportIn } from './package/vitest-preset.ts';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
@@ -32,6 +34,7 @@ beforeAll(async () => {
   await cp(join(ROOT, 'test/package/consumer'), installed.project, { recursive: true });
   await cp(join(ROOT, 'test/package/page'), join(installed.project, 'page'), { recursive: true });
   await cp(join(ROOT, 'test/package/violation-throw/page.spec.ts'), join(installed.project, 'page.spec.ts'));
+  await cp(fileURLToPath(PRESET_FIXTURE), join(installed.project, 'vitest-preset'), { recursive: true });
   // vitest is the SDK author's own dev dependency: this repository's copy, linked in.
   await symlink(join(ROOT, 'node_modules/vitest'), join(installed.project, 'node_modules/vitest'), 'dir');
 }, 300_000);
@@ -275,6 +278,16 @@ describe('the packed package installed into a fresh project', () => {
     expect(output).toContain('ViolationError');
     expect(output).toContain('LIST-NO-PAGE-INPUT');
     expect(output).toContain('GET https://api.example.test/v0/action/list?pageSize=5&page=2 answered 200');
+  });
+
+  it('LIST-NO-PAGE-INPUT: with cca-kit/vitest in the setup file, exactly the test that sent page=2 fails, by name, at its line', async () => {
+    const folder = join(project(), 'vitest-preset');
+    const report = reportIn(folder);
+    const run = await runIn(project(), process.execPath, presetRunArgs(VITEST, folder, report), {
+      timeoutMs: 120_000,
+      env: { NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+    });
+    expectPresetRun(run.code, `${run.stdout}\n${run.stderr}`, report);
   });
 
   it('the public types compile a correct consumer and reject wrong calls, under node16 and bundler resolution', async () => {

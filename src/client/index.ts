@@ -1,3 +1,12 @@
+export {
+  type ActionLister,
+  type ActionSummary,
+  ActionWindowError,
+  type ActionWindowErrorCode,
+  type ActionWindowOptions,
+  actionWindow,
+  collectActionWindow,
+} from './action-window.ts';
 export type { ClientOptions } from './client.ts';
 export { buildPathAndQuery, ConformanceClient } from './client.ts';
 export { type ClientUsageCode, ClientUsageError, isClientUsageError } from './errors.ts';

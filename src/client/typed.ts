@@ -1,6 +1,12 @@
 import { operations as contractOperations } from '../contract/index.ts';
 import type { operations } from '../contract/types.generated.ts';
 import type { OperationId } from '../contract/types.ts';
+import {
+  type ActionSummary,
+  type ActionWindowOptions,
+  actionWindow,
+  collectActionWindow,
+} from './action-window.ts';
 import type { ConformanceClient } from './client.ts';
 import { ClientUsageError } from './errors.ts';
 import type { Auth, ClientResult, QueryValue } from './types.ts';
@@ -52,6 +58,27 @@ export type CallInput<Op extends OperationId> = { readonly auth: Auth } & ([Path
  */
 export class ApiClient {
   constructor(readonly client: ConformanceClient) {}
+
+  /**
+   * The action list read as spec 4.1 says: `all` walks a window page by page (moving `to`,
+   * deduplicating on actionId) and yields each action once; `collect` gathers them (src/client/action-window.ts).
+   *
+   * @example
+   * ```ts
+   * import { ApiClient, ConformanceClient } from 'cca-kit/client';
+   *
+   * const api = new ApiClient(new ConformanceClient({ baseUrl: 'http://127.0.0.1:4010', keys: { read: process.env.CCA_READ_KEY } }));
+   * const actions = await api.actions.collect({ from: '2026-11-01', to: '2026-11-15T23:59:59.999Z', pageSize: 200 });
+   * for await (const action of api.actions.all({ from: '2026-11-01', to: '2026-11-15' })) console.log(action.actionId);
+   * ```
+   */
+  readonly actions: {
+    all(options: ActionWindowOptions): AsyncGenerator<ActionSummary, void, undefined>;
+    collect(options: ActionWindowOptions): Promise<ActionSummary[]>;
+  } = {
+    all: (options) => actionWindow(this, options),
+    collect: (options) => collectActionWindow(this, options),
+  };
 
   /**
    * Sends one operation. Async all the way: an unknown operationId or a missing path parameter is a

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { boundInstant, window } from '../../src/arbitraries/index.ts';
+import { type ActionLister, ActionWindowError, actionWindow } from '../../src/client/action-window.ts';
 import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
 import { HISTORY_DAYS, historyWindow, settledAnchor } from './discover.ts';
@@ -266,21 +267,25 @@ export const movingWindow: Law = {
           truth = await listPage(ctx, { ...w, pageSize: 500 }, 'LIST-NO-PAGE-INPUT');
         }
         if ((num(truth.body['totalRecords']) ?? 0) > 500) return;
-        const seen = new Map<string, number>();
-        let to = w.to;
-        let size = pageSize;
-        for (let round = 0; round < 200; round++) {
-          const page = await listPage(ctx, { from: w.from, to, pageSize: size }, 'LIST-NO-PAGE-INPUT');
-          let fresh = 0;
-          for (const id of page.ids) {
-            if (!seen.has(id)) fresh += 1;
-            seen.set(id, (seen.get(id) ?? 0) + 1);
-          }
-          if (page.items.length < size) break;
-          const oldest = str(page.items.at(-1)?.['createdAt']);
-          if (oldest === undefined) break;
-          if (fresh === 0 || oldest === to) size = Math.min(500, size * 2); // a tie longer than a page
-          to = oldest;
+        // The recipe is the client's own (`api.actions.all`), each page it asks for checked here.
+        const lister: ActionLister = {
+          call: async (_operationId, input) => {
+            const page = await listPage(ctx, { ...input.query }, 'LIST-NO-PAGE-INPUT');
+            return { ok: true, status: 200, body: page.body } as unknown as Awaited<
+              ReturnType<ActionLister['call']>
+            >;
+          },
+        };
+        const seen = new Set<string>();
+        try {
+          for await (const action of actionWindow(lister, { ...w, pageSize })) seen.add(action.actionId);
+        } catch (error) {
+          if (!(error instanceof ActionWindowError)) throw error;
+          violate(
+            'LIST-NO-PAGE-INPUT',
+            'recipe-incomplete',
+            `moving windows (pageSize ${pageSize}) over ${w.from}..${w.to} stopped: ${error.message}`,
+          );
         }
         const missing = truth.ids.filter((id) => !seen.has(id));
         const extra = [...seen.keys()].filter((id) => !truth.ids.includes(id));

@@ -104,10 +104,11 @@ export async function mswVersion(): Promise<string> {
 
 /**
  * Packs this repository (or the lean package `LEAN_CORE` when `folder` says so) and installs the tarball,
- * with msw and @types/node, into a fresh project. `withMsw: false` leaves msw out (a contract-only user).
+ * with msw and @types/node, into a fresh project. `withMsw: false` leaves msw out (a contract-only user),
+ * `withTypes: false` @types/node (a project that has only what the user asked for, to measure).
  */
 export async function packAndInstall(
-  options: { readonly folder?: string; readonly withMsw?: boolean } = {},
+  options: { readonly folder?: string; readonly withMsw?: boolean; readonly withTypes?: boolean } = {},
 ): Promise<Installed> {
   const folder = options.folder ?? ROOT;
   const dir = await mkdtemp(join(tmpdir(), 'cca-kit-consumer-'));
@@ -144,7 +145,7 @@ export async function packAndInstall(
       dependencies: {
         [manifest.name]: `file:../${filename}`,
         ...(options.withMsw === false ? {} : { msw: await mswVersion() }),
-        '@types/node': version('@types/node'),
+        ...(options.withTypes === false ? {} : { '@types/node': version('@types/node') }),
       },
       overrides: Object.fromEntries(
         Object.keys(manifest.dependencies ?? {}).map((name) => [name, version(name)]),
