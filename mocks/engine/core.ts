@@ -30,7 +30,7 @@ import { fromFetchRequest, toFetchResponse } from './fetch-bridge.ts';
 import { handlers } from './handlers/index.ts';
 import { settleIngestion } from './ingestion/index.ts';
 import type { RequestContext } from './interceptors.ts';
-import { failCase } from './moderation/fail.ts';
+import { failCase } from './moderation/status.ts';
 import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
 import { type EngineParts, missingPart } from './parts.ts';
 import {
