@@ -41,7 +41,7 @@ describe('targeted faults on the engine', () => {
     expect(answers[0]?.headers.get('x-mock-error-code')).toBe('FAULT_INJECTED');
     expect(answers[2]?.headers.get('x-mock-fault')).toBeNull();
     expect(engine.admin.faults.get('f1')).toMatchObject({ fired: 2, remaining: 0 });
-    expect(engine.admin.faults.get('f1').description).toContain('spent');
+    expect(engine.admin.faults.get('f1').description).toBe('listAgents → 500, 2 times');
     // The journal marks the answers the fault gave, and only those.
     expect(journal.list().map((e) => e.fault)).toEqual(['f1', 'f1', null]);
     expect(engine.selfCheckFailures).toEqual([]);

@@ -53,7 +53,7 @@ function holds(actual: unknown, wanted: unknown): boolean {
 const remainingOf = (held: Held): number | null =>
   held.spec.times === null ? null : Math.max(0, held.spec.times - held.fired);
 
-function describe(spec: FaultSpec, remaining: number | null): string {
+function describe(spec: FaultSpec): string {
   const what = [
     spec.delayMs !== null ? `${spec.delayMs} ms late` : null,
     spec.status !== null ? String(spec.status) : null,
@@ -65,9 +65,8 @@ function describe(spec: FaultSpec, remaining: number | null): string {
     spec.path === null ? null : `path ${spec.path}`,
     spec.body === null ? null : `body ${JSON.stringify(spec.body)}`,
   ].filter((part): part is string => part !== null);
-  const left =
-    remaining === null ? 'every time' : remaining === 0 ? 'spent' : `${remaining} of ${spec.times} left`;
-  return `${spec.operation}${only.length === 0 ? '' : ` (${only.join(', ')})`} → ${what.join(', ')}; ${left}`;
+  const times = spec.times === null ? 'every time' : spec.times === 1 ? 'once' : `${spec.times} times`;
+  return `${spec.operation}${only.length === 0 ? '' : ` (${only.join(', ')})`} → ${what.join(', ')}, ${times}`;
 }
 
 function viewOf(held: Held): FaultView {
@@ -87,7 +86,7 @@ function viewOf(held: Held): FaultView {
     times: spec.times,
     fired: held.fired,
     remaining,
-    description: describe(spec, remaining),
+    description: describe(spec),
   };
 }
 

@@ -47,7 +47,7 @@ export interface FaultView {
   readonly fired: number;
   /** Requests it will still answer; null when unlimited; 0 once spent (it stays listed, doing nothing). */
   readonly remaining: number | null;
-  /** One line for people: `getAction → 500, 1 of 2 left`. */
+  /** What it does, for people: `getAction (path /v0/action/*) → 500, 2 times` (the counters are apart). */
   readonly description: string;
 }
 
