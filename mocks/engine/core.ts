@@ -25,7 +25,7 @@ import type { Applied, Command, LoggedCommand, OutcomeOf } from './commands/type
 import { createDocs, DOCS_OPERATIONS } from './docs.ts';
 import { type EngineError, type EngineErrorCode, errors, FAULT_HEADER } from './errors.ts';
 import { DROP, type EngineAnswer, type EngineRequest, type EngineResponse } from './exchange.ts';
-import { createFaults, type FaultView } from './faults/index.ts';
+import { acceptedCases, createFaults, type FaultView } from './faults/index.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-bridge.ts';
 import { handlers } from './handlers/index.ts';
 import { settleIngestion } from './ingestion/index.ts';
@@ -126,16 +126,6 @@ interface AnswerNote {
 const isEngineError = (result: HandlerResult): result is EngineError => 'code' in result;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The cases a moderation submission's 202 accepted (not the duplicates: those cases exist already). */
-function acceptedCases(result: HandlerResult): string[] {
-  if (result.status !== 202 || typeof result.body !== 'object' || result.body === null) return [];
-  const body = result.body as { caseId?: unknown; status?: unknown; results?: unknown };
-  const acks = Array.isArray(body.results) ? (body.results as (typeof body)[]) : [body];
-  return acks.flatMap((ack) =>
-    ack.status === 'accepted' && typeof ack.caseId === 'string' ? [ack.caseId] : [],
-  );
-}
 
 /**
  * Creates an engine with its own state and clock, and the optional parts given (none: the service

@@ -131,6 +131,33 @@ describe('targeted faults on the engine', () => {
     expect(engine.selfCheckFailures).toEqual([]);
   });
 
+  it('fails every case a batch accepted, not the duplicates', async () => {
+    const { engine, keyOf, call, submit } = setUp();
+    const write = keyOf('write');
+    const reader = keyOf('reporting');
+    const first = (await (await submit(write, 'batch-old')).json()) as { caseId: string };
+    engine.admin.faults.add({ operation: 'submitModerationBatch', failCase: true });
+    const answer = await call('/v0/moderation/cases/batch', write, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        cases: ['batch-old', 'batch-1', 'batch-2'].map((externalId) => sampleSubmission({ externalId })),
+      }),
+    });
+    expect(answer.status).toBe(202);
+    const { results } = (await answer.json()) as { results: { caseId: string; status: string }[] };
+    expect(results.map((r) => r.status)).toEqual(['duplicate', 'accepted', 'accepted']);
+    engine.admin.advanceClock(10_000);
+    const states = [];
+    for (const r of results) {
+      const read = await call(`/v0/moderation/cases/${r.caseId}`, reader);
+      states.push(((await read.json()) as { analysisStatus: string }).analysisStatus);
+    }
+    expect(results[0]?.caseId).toBe(first.caseId);
+    expect(states).toEqual(['completed', 'failed', 'failed']);
+    expect(engine.selfCheckFailures).toEqual([]);
+  });
+
   it('is cleared by reset (ids restart at f1) and is deterministic: the same calls give the same answers', async () => {
     const run = async () => {
       const { engine, keyOf, call } = setUp();

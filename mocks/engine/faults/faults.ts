@@ -91,6 +91,19 @@ function viewOf(held: Held): FaultView {
 }
 
 /**
+ * The cases a moderation submission's 202 accepted, which a `failCase` fault fails (not the
+ * duplicates: those cases existed before).
+ */
+export function acceptedCases(result: { readonly status: number; readonly body: unknown }): string[] {
+  if (result.status !== 202 || typeof result.body !== 'object' || result.body === null) return [];
+  const body = result.body as { caseId?: unknown; status?: unknown; results?: unknown };
+  const acks = Array.isArray(body.results) ? (body.results as (typeof body)[]) : [body];
+  return acks.flatMap((ack) =>
+    ack.status === 'accepted' && typeof ack.caseId === 'string' ? [ack.caseId] : [],
+  );
+}
+
+/**
  * The faults of one engine, checked against its contract's operations.
  *
  * @example

@@ -5,7 +5,7 @@
  * @example
  * mock.admin.faults.add({ operation: 'getAction', status: 500, times: 2 });
  */
-export { createFaults, type Faults } from './faults.ts';
+export { acceptedCases, createFaults, type Faults } from './faults.ts';
 export {
   CASE_OPERATIONS,
   DEFAULT_FAILURE_CODE,
