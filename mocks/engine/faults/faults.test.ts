@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contract } from '../../../src/contract/index.ts';
 import { createEngine } from '../engine.ts';
@@ -286,5 +287,54 @@ describe('a fault is checked when it is added, the error naming the field', () =
     expect(at({ market: 'FR', targeting: { geos: ['US'] } })).toBeUndefined();
     expect(at({ targeting: { geos: ['US'] } })).toBeUndefined();
     expect(at(undefined)).toBeUndefined();
+  });
+});
+
+describe('the counters count what was done', () => {
+  it('property: over any faults and requests, each fault answers at most `times` requests, only ones it matches, the first live match first; fired + remaining = times', () => {
+    const operations = ['listAgents', 'listQueues', 'getAction'] as const;
+    const keys = ['key-a', 'key-b'] as const;
+    const faultArb = fc.record({
+      operation: fc.constantFrom(...operations),
+      key: fc.option(fc.constantFrom(...keys), { nil: undefined }),
+      times: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }),
+    });
+    const requestArb = fc.record({
+      operationId: fc.constantFrom(...operations),
+      key: fc.constantFrom(...keys),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(faultArb, { maxLength: 5 }),
+        fc.array(requestArb, { maxLength: 30 }),
+        (inputs, requests) => {
+          const set = createFaults(contract.operations);
+          for (const input of inputs)
+            set.add({ ...input, ...(input.key === undefined ? {} : { key: input.key }), status: 500 });
+          const answered = new Map<string, number>();
+          for (const request of requests) {
+            const fault = set.match({ ...request, pathname: '/', body: undefined });
+            // The model: the first fault, in the order added, that matches and is not spent.
+            const expected = inputs.findIndex(
+              (input, i) =>
+                input.operation === request.operationId &&
+                (input.key === undefined || input.key === request.key) &&
+                (input.times === null || (answered.get(`f${i + 1}`) ?? 0) < input.times),
+            );
+            expect(fault?.id).toBe(expected < 0 ? undefined : `f${expected + 1}`);
+            if (fault === undefined) continue;
+            set.fire(fault.id);
+            answered.set(fault.id, (answered.get(fault.id) ?? 0) + 1);
+          }
+          for (const view of set.list()) {
+            expect(view.fired).toBe(answered.get(view.id) ?? 0);
+            if (view.times === null) expect(view.remaining).toBeNull();
+            else expect(view.fired + (view.remaining ?? Number.NaN)).toBe(view.times);
+          }
+          expect(set.armed).toBe(set.list().some((v) => v.remaining === null || v.remaining > 0));
+        },
+      ),
+      { seed: 31, numRuns: 300 },
+    );
   });
 });
