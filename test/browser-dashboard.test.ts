@@ -115,6 +115,8 @@ describe('the mock dashboard in headless Chromium', () => {
 
       // Revoke the reporting key on the page; the next request with it is refused, and the page shows it.
       const name = mock.engine.admin.listKeys('org_acme').find((k) => k.key === reporting)?.name ?? '';
+      // Revoking asks first (the seeded keys are the ones tests use).
+      tab.once('dialog', (dialog) => void dialog.accept());
       await tab.getByRole('button', { name: `Revoke key ${name} (reporting, org_acme)` }).click();
       await tab.waitForSelector(`#keys-list tr[data-key-name="${name}"] .key-revoked`);
       const refused = await rest('/v0/agents', reporting);

@@ -7,7 +7,8 @@
  *
  * The pipeline, top to bottom with early returns:
  * admin prefix → route (contract) → docs → auth (key, scope, moderation mode) → body (413/415/400)
- * → contract validation (400/422 by policy) → handler → self-check → answer.
+ * → contract validation (400/422 by policy) → targeted faults (only while one is set) → handler
+ * → self-check → answer.
  */
 import {
   declaredResponseKey,
@@ -22,12 +23,14 @@ import type { MockClock } from './clock.ts';
 import { applyCommand } from './commands/apply.ts';
 import type { Applied, Command, LoggedCommand, OutcomeOf } from './commands/types.ts';
 import { createDocs, DOCS_OPERATIONS } from './docs.ts';
-import { type EngineError, type EngineErrorCode, errors } from './errors.ts';
-import type { EngineAnswer, EngineRequest, EngineResponse } from './exchange.ts';
+import { type EngineError, type EngineErrorCode, errors, FAULT_HEADER } from './errors.ts';
+import { DROP, type EngineAnswer, type EngineRequest, type EngineResponse } from './exchange.ts';
+import { acceptedCases, createFaults, type FaultView } from './faults/index.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-bridge.ts';
 import { handlers } from './handlers/index.ts';
 import { settleIngestion } from './ingestion/index.ts';
 import type { RequestContext } from './interceptors.ts';
+import { failCase } from './moderation/status.ts';
 import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
 import { type EngineParts, missingPart } from './parts.ts';
 import {
@@ -116,9 +119,13 @@ interface AnswerNote {
   operationId: string | null;
   rawBody: string;
   readonly receivedAt: number;
+  /** The targeted fault that answered, when one did. */
+  fault: string | null;
 }
 
 const isEngineError = (result: HandlerResult): result is EngineError => 'code' in result;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Creates an engine with its own state and clock, and the optional parts given (none: the service
@@ -142,6 +149,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
   const observed = interceptors.some((interceptor) => interceptor.onAnswer !== undefined);
   const selfCheckFailures: SelfCheckFailure[] = [];
   const unexpectedErrors: UnexpectedError[] = [];
+  const faults = createFaults(contract.operations);
 
   // A persistent store builds the first state at the log's origin, so every replica starts alike.
   const origin = engineOptions.origin;
@@ -157,6 +165,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     reset() {
       clock.reset();
       state = createEngineState(options, parts);
+      faults.clear();
     },
   };
   const partAppliers = { ...parts.dataFiles?.appliers, ...parts.agentWrites?.appliers };
@@ -195,6 +204,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     run,
     execute,
     storeHealth: async () => store.health(),
+    faults,
   };
   const admin = createAdminApi(host);
   const interceptorHost = {
@@ -257,7 +267,8 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
         result = errors.selfCheckFailed(operation?.operationId ?? 'the engine', result.status, check.issues);
       }
     }
-    return jsonResponse(result.status, result.body, result.headers, headOnly);
+    const headers = note.fault === null ? result.headers : { ...result.headers, [FAULT_HEADER]: note.fault };
+    return jsonResponse(result.status, result.body, headers, headOnly);
   };
 
   const selfCheck = (operation: Operation | null, result: HandlerResult) => {
@@ -280,7 +291,31 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     });
   };
 
-  const pipeline = async (request: EngineRequest, note: AnswerNote): Promise<EngineAnswer> => {
+  /**
+   * The targeted fault that matches the request, if one does: counted, its delay waited; its answer
+   * returned (a status, a drop) or, for `failCase`, the fault itself for after the handler.
+   */
+  const applyFault = async (
+    note: AnswerNote,
+    operationId: string,
+    key: string,
+    request: EngineRequest,
+    body: unknown,
+  ): Promise<HandlerResult | typeof DROP | FaultView | undefined> => {
+    const fault = faults.match({ operationId, key, pathname: request.url.pathname, body });
+    if (fault === undefined) return undefined;
+    // A failing case counts when its 202 is answered (a refused submission leaves the fault set).
+    if (!fault.failCase) {
+      faults.fire(fault.id);
+      note.fault = fault.id;
+    }
+    if (fault.delayMs !== null) await sleep(fault.delayMs);
+    if (fault.drop) return DROP;
+    if (fault.status !== null) return errors.faultInjected(operationId, fault.status, fault.id);
+    return fault.failCase ? fault : undefined;
+  };
+
+  const pipeline = async (request: EngineRequest, note: AnswerNote): Promise<EngineResponse> => {
     const url = request.url;
     const method = request.method;
     const headOnly = method === 'HEAD';
@@ -397,6 +432,18 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
         ? ({ ok: true, query: validation.query } as const)
         : choices.shapeRequest(options.choices, operationId, validation.query);
     if (!shaped.ok) return finish(note, request, operation, shaped.error, headOnly, rawBody);
+    let failing: FaultView | undefined;
+    if (faults.armed) {
+      const faulted = await applyFault(note, operationId, key.key, request, validation.body);
+      if (faulted !== undefined) {
+        if ('kind' in faulted) {
+          note.operationId = operationId;
+          return faulted;
+        }
+        if ('failCase' in faulted) failing = faulted;
+        else return finish(note, request, operation, faulted, headOnly, rawBody);
+      }
+    }
     let result: HandlerResult;
     try {
       settleIngestion(state.ingestion, state.data);
@@ -421,6 +468,14 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
         result = errors.internal();
       }
     }
+    if (failing !== undefined) {
+      const cases = acceptedCases(result);
+      for (const caseId of cases) failCase(state.moderation, caseId, failing.failureCode ?? '');
+      if (cases.length > 0) {
+        faults.fire(failing.id);
+        note.fault = failing.id;
+      }
+    }
     return finish(note, request, operation, result, headOnly, rawBody);
   };
 
@@ -441,6 +496,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
           operationId: note.operationId,
           rawBody: note.rawBody,
           receivedAt: note.receivedAt,
+          fault: note.fault,
         });
       } catch (error) {
         recordUnexpected(handled, null, error);
@@ -456,6 +512,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
       operationId: null,
       rawBody: '',
       receivedAt: observed ? performance.now() : 0,
+      fault: null,
     };
     try {
       for (const interceptor of interceptors) {

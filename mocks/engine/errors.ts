@@ -27,7 +27,8 @@ export type EngineErrorCode =
   | 'ADMIN_FORBIDDEN'
   | 'ADMIN_NOT_FOUND'
   | 'ADMIN_BAD_REQUEST'
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  | 'FAULT_INJECTED';
 
 /** An error answer: a handler result plus the catalogue code (sent as `x-mock-error-code`). */
 export interface EngineError extends HandlerResult {
@@ -36,6 +37,21 @@ export interface EngineError extends HandlerResult {
 }
 
 export const ERROR_CODE_HEADER = 'x-mock-error-code';
+
+/** The id of the targeted fault that answered, on its answers (debugging aid; a real service sends none). */
+export const FAULT_HEADER = 'x-mock-fault';
+
+/** What each status means (spec section 7), the start of an injected error's message. */
+const STATUS_MEANING: Readonly<Record<number, string>> = {
+  400: 'Bad request',
+  401: 'Invalid API key',
+  403: 'Forbidden',
+  404: 'Not found',
+  409: 'Conflict: immutable identifier',
+  413: 'Request body too large',
+  415: 'Unsupported media type',
+  422: 'Validation failed',
+};
 
 /** The spec's message for an uncaught server error (section 7). */
 export const INTERNAL_SERVER_ERROR = 'Internal server error';
@@ -141,5 +157,17 @@ export const errors = {
       `Service unavailable: the mock's shared state store cannot take writes now (${detail}); nothing was changed, retry later`,
       {},
       { 'retry-after': '1' },
+    ),
+  /**
+   * A targeted fault's answer: the spec's general error body; a 500 carries the spec's own message,
+   * as an uncaught error would.
+   */
+  faultInjected: (operationId: string, status: number, faultId: string) =>
+    error(
+      'FAULT_INJECTED',
+      status,
+      status === 500
+        ? INTERNAL_SERVER_ERROR
+        : `${STATUS_MEANING[status] ?? 'Error'} (the mock's fault ${faultId} on ${operationId})`,
     ),
 } as const;

@@ -8,7 +8,15 @@
  * const [key] = engine.admin.listKeys();
  * const res = await engine.handle(new Request('http://mock.local/v0/agents', { headers: { 'x-api-key': key.key } }));
  */
-export type { AdminApi, AdminContext, AdminResult, AdminRoute, ClockView, KeyView } from './admin/index.ts';
+export type {
+  AdminApi,
+  AdminContext,
+  AdminResult,
+  AdminRoute,
+  ClockView,
+  FaultsAdmin,
+  KeyView,
+} from './admin/index.ts';
 export { ADMIN_PREFIX, ADMIN_TOKEN_HEADER, AdminError, isAdminError, isLoopback } from './admin/index.ts';
 export { type CreateKeyInput, type KeyExpiry, PROFILE_SCOPES } from './auth/index.ts';
 export {
@@ -27,6 +35,7 @@ export {
   type EngineErrorCode,
   ERROR_CODE_HEADER,
   errors,
+  FAULT_HEADER,
   INTERNAL_SERVER_ERROR,
 } from './errors.ts';
 export type {
@@ -39,6 +48,7 @@ export type {
   RequestHeaders,
 } from './exchange.ts';
 export { bytesBody, headersFromRecord } from './exchange.ts';
+export { type FaultInput, FaultInputError, type FaultView } from './faults/index.ts';
 export type { EngineInterceptor, RequestContext, RequestIssuesEvent, ResultEvent } from './interceptors.ts';
 export { ENGINE_DEFAULTS, type EngineOptions, type NormalizedEngineOptions } from './options.ts';
 export type { EngineState } from './state.ts';

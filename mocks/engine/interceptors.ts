@@ -59,6 +59,8 @@ export interface AnswerEvent {
   readonly rawBody: string;
   /** `performance.now()` when the engine received the request (for durations). */
   readonly receivedAt: number;
+  /** The id of the targeted fault that answered (`f1`...), or null (`mocks/engine/faults/`). */
+  readonly fault: string | null;
 }
 
 export interface EngineInterceptor {

@@ -6,7 +6,9 @@ export {
   seededKey,
   seededKeys,
 } from '../../fixtures/seeded-keys.ts';
+export type { FaultsAdmin } from '../engine/admin/api.ts';
 export type { ChaosOptions } from '../engine/chaos/index.ts';
+export { type FaultInput, FaultInputError, type FaultView } from '../engine/faults/index.ts';
 export {
   createJournal,
   type Journal,

@@ -1,5 +1,5 @@
 /**
- * Dashboard test support: open the mock's dashboard (`/__mock/`) in a fresh 1280x800 browser context,
+ * Dashboard test support: open the mock's dashboard (`/__mock/`) in a fresh browser context (1280x800 by default),
  * recording every request the page makes and every script error, console error or warning (a CSP
  * violation is reported as a console error), and check that the page's own requests stayed under
  * `/__mock/` on the mock's origin.
@@ -27,9 +27,16 @@ export function watch(tab: Page, requested: string[], problems: string[]): void 
   });
 }
 
-/** The dashboard of the mock at `origin`, loaded under its strict CSP and live (its first poll done). */
-export async function openDashboard(browser: Browser, origin: string): Promise<OpenDashboard> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+/**
+ * The dashboard of the mock at `origin`, loaded under its strict CSP and live (its first poll done),
+ * in a window of `viewport` (1280x800 unless given).
+ */
+export async function openDashboard(
+  browser: Browser,
+  origin: string,
+  viewport: { readonly width: number; readonly height: number } = { width: 1280, height: 800 },
+): Promise<OpenDashboard> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
   const tab = await context.newPage();
   const requested: string[] = [];
   const problems: string[] = [];

@@ -22,6 +22,7 @@ export const KNOWN_CYCLES: readonly (readonly string[])[] = [
     'mocks/engine/admin/chaos.ts',
     'mocks/engine/admin/core-routes.ts',
     'mocks/engine/admin/data.ts',
+    'mocks/engine/admin/faults.ts',
     'mocks/engine/admin/index.ts',
     'mocks/engine/admin/ingestion-batches.ts',
     'mocks/engine/admin/ingestion.ts',

@@ -6,9 +6,12 @@ import { type CreateKeyInput, keyStatus, PROFILE_SCOPES } from '../auth/index.ts
 import type { MockClock } from '../clock.ts';
 import type { CommandTarget } from '../commands/apply.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
+import type { FaultInput, Faults, FaultView } from '../faults/index.ts';
 import type { EngineState } from '../state.ts';
 import type { StoreHealth } from '../store/types.ts';
 import type { ApiKeyRecord, KeyProfile, KeyStatus, ModerationMode, Organization, Scope } from '../types.ts';
+
+import { AdminError } from './errors.ts';
 
 export { AdminError, isAdminError } from './errors.ts';
 
@@ -29,6 +32,23 @@ export interface ClockView {
   readonly running: boolean;
 }
 
+/**
+ * Targeted faults (docs/mock.md, "Targeted faults"): what the next matching requests answer instead.
+ * Cleared by `reset()`.
+ */
+export interface FaultsAdmin {
+  /** Adds a fault; throws a `FaultInputError` naming the field of a bad one. */
+  add(input: FaultInput): FaultView;
+  /** Every fault with its counters (spent ones included), oldest first. */
+  list(): readonly FaultView[];
+  /** One fault; throws an AdminError (404) for an unknown id. */
+  get(id: string): FaultView;
+  /** Removes one fault; throws an AdminError (404) for an unknown id. */
+  remove(id: string): FaultView;
+  /** Removes every fault; returns how many there were. */
+  clear(): number;
+}
+
 export interface AdminApi {
   /** Rebuilds the whole state from the seed and puts the clock back to its start. */
   reset(): void;
@@ -43,6 +63,8 @@ export interface AdminApi {
   advanceClock(ms: number): ClockView;
   /** Moves the clock to an epoch ms or ISO timestamp; never backwards (the async slices rely on it). */
   setClock(now: number | string): ClockView;
+  /** Targeted, deterministic faults: `admin.faults.add({ operation: 'getAction', status: 500 })`. */
+  readonly faults: FaultsAdmin;
 }
 
 /**
@@ -56,6 +78,8 @@ export interface AdminHost extends CommandTarget {
   run<C extends Command>(command: C): OutcomeOf<C>;
   execute<C extends Command>(command: C): Promise<OutcomeOf<C>>;
   storeHealth(): Promise<StoreHealth>;
+  /** The engine's targeted faults (not part of the state: they are this process's, cleared at reset). */
+  readonly faults: Faults;
 }
 
 /** The admin view of a key at `now`. */
@@ -77,9 +101,30 @@ export function clockViewOf(clock: MockClock): ClockView {
   return { now, iso: new Date(now).toISOString(), running: clock.running };
 }
 
+function faultsAdminOf(faults: Faults): FaultsAdmin {
+  const found = (id: string, view: FaultView | undefined): FaultView => {
+    if (view === undefined) {
+      const ids = faults.list().map((f) => f.id);
+      throw new AdminError(
+        'NOT_FOUND',
+        `no fault ${JSON.stringify(id)}; the faults are ${ids.length === 0 ? 'none' : ids.join(', ')}`,
+      );
+    }
+    return view;
+  };
+  return {
+    add: (input) => faults.add(input),
+    list: () => faults.list(),
+    get: (id) => found(id, faults.get(id)),
+    remove: (id) => found(id, faults.remove(id)),
+    clear: () => faults.clear(),
+  };
+}
+
 export function createAdminApi(host: AdminHost): AdminApi {
   const clockView = (): ClockView => clockViewOf(host.clock);
   return {
+    faults: faultsAdminOf(host.faults),
     reset: () => host.run({ type: 'reset' }),
     listOrganizations: () => [...host.state.organizations.values()],
     setModerationMode: (organizationId, mode) =>

@@ -11,7 +11,7 @@ import { adminAccess } from './access.ts';
 import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
 import type { AdminRoute } from './route.ts';
 
-export type { AdminApi, AdminHost, ClockView, KeyView } from './api.ts';
+export type { AdminApi, AdminHost, ClockView, FaultsAdmin, KeyView } from './api.ts';
 export { AdminError, createAdminApi, isAdminError } from './api.ts';
 export type { AdminContext, AdminResult, AdminRoute } from './route.ts';
 

@@ -6,6 +6,7 @@
 import type { AdminRoutesPart } from '../parts.ts';
 import { chaosAdminRoutes } from './chaos.ts';
 import { coreAdminRoutes } from './core-routes.ts';
+import { faultsAdminRoutes } from './faults.ts';
 import { createAdminDispatcher } from './index.ts';
 import { ingestionAdminRoutes } from './ingestion.ts';
 import { ingestionBatchAdminRoutes } from './ingestion-batches.ts';
@@ -24,6 +25,7 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...violationsAdminRoutes,
   ...journalAdminRoutes,
   ...chaosAdminRoutes,
+  ...faultsAdminRoutes,
   ...repliesAdminRoutes,
   // `/__mock/data` comes with the data-file part (`../data-file/part.ts`).
 ];

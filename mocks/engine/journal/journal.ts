@@ -94,6 +94,7 @@ interface Stored {
   readonly keyProfile: KeyProfile | null;
   readonly status: number;
   readonly violations: readonly JournalViolation[];
+  readonly fault: string | null;
   readonly requestHeaders: RequestHeaders | HeaderPairs;
   readonly requestBody: KeptBody;
   readonly responseHeaders: Readonly<Record<string, string>> | HeaderPairs;
@@ -264,6 +265,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       keyProfile: stored.keyProfile,
       status: stored.status,
       violations: stored.violations,
+      fault: stored.fault,
     };
     return stored.summary;
   };
@@ -333,6 +335,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
     requestBody: KeptBody,
     responseHeaders: Stored['responseHeaders'],
     responseBody: KeptBody,
+    fault: string | null,
   ): Stored => {
     total += 1;
     const record = key === null || host === undefined ? undefined : host.state.keys.byKey.get(key);
@@ -348,6 +351,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       keyProfile: record === undefined ? null : record.profile,
       status,
       violations,
+      fault,
       requestHeaders,
       requestBody,
       responseHeaders,
@@ -379,6 +383,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       keep(exchange.requestBody, maxBodyBytes),
       responseHeaders,
       keep(exchange.responseBody, maxBodyBytes),
+      null,
     );
     return summaryOf(stored);
   };
@@ -408,7 +413,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
       }
       return undefined;
     },
-    onAnswer({ request, handled, response, operationId, rawBody, receivedAt }) {
+    onAnswer({ request, handled, response, operationId, rawBody, receivedAt, fault }) {
       if (isAdmin(request)) return;
       let violations: readonly JournalViolation[] = [];
       if (pendingCount > 0) {
@@ -445,6 +450,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
         rawBody === '' ? NO_BODY : keep(rawBody, maxBodyBytes),
         drop ? [] : response.headers,
         drop ? NO_BODY : keep(response.body, maxBodyBytes),
+        fault,
       );
     },
     record,

@@ -40,9 +40,11 @@ export interface JournalSummary {
   readonly organizationId: string | null;
   /** The profile of the key presented, when the mock knows the key; null when none or unknown. */
   readonly keyProfile: KeyProfile | null;
-  /** The status answered; 0 when the connection was dropped (chaos). */
+  /** The status answered; 0 when the connection was dropped (chaos or a fault). */
   readonly status: number;
   readonly violations: readonly JournalViolation[];
+  /** The id of the targeted fault that answered (`f1`...; `GET /__mock/faults` has it), else null. */
+  readonly fault: string | null;
 }
 
 /** A body as the journal keeps it. */

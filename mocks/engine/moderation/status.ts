@@ -64,6 +64,23 @@ export function stepCase(state: ModerationState, caseId: string): StepResult {
 }
 
 /**
+ * Makes an accepted case end as `failed` (a targeted fault: "answer the 202, then fail the case"): the
+ * evaluation the status read reports keeps its place on the clock (pending, running) and settles as
+ * failed with `failureCode` instead of the decision the engine had computed. False for no such case.
+ *
+ * @example
+ * failCase(state, ack.caseId, 'EVALUATION_TIMEOUT'); // true
+ */
+export function failCase(state: ModerationState, caseId: string, failureCode: string): boolean {
+  const found = state.byCaseId.get(caseId);
+  if (found === undefined) return false;
+  const evaluation = currentEvaluation(state, found);
+  const index = found.evaluations.indexOf(evaluation);
+  found.evaluations[index] = { ...evaluation, outcome: { analysisStatus: 'failed', failureCode } };
+  return true;
+}
+
+/**
  * Activates a new policy workflow for an organization: every one of its cases gets a new evaluation
  * (new evaluationId, pending from now), and status reads report only those from then on.
  *

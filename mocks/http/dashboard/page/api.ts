@@ -46,7 +46,10 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
     const error = (parsed as { error?: unknown } | null)?.error;
     throw new ApiError(
       response.status,
-      typeof error === 'string' ? error : `${response.status} ${response.statusText}`,
+      // A proxy's or a dead server's answer may have no message, nor even a status text (HTTP/2).
+      typeof error === 'string' && error.trim() !== ''
+        ? error
+        : `the mock answered ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`,
       parsed,
     );
   }

@@ -92,7 +92,19 @@ function rows(entry: JournalSummary): HTMLElement[] {
       el('br'),
       el('span', { class: 'muted' }, entry.keyProfile ?? 'no key'),
     ),
-    el('td', { class: `status ${statusClass}` }, entry.status === 0 ? 'dropped' : entry.status),
+    el(
+      'td',
+      { class: `status ${statusClass}` },
+      entry.status === 0 ? 'dropped' : entry.status,
+      entry.fault === null ? null : ' ',
+      entry.fault === null
+        ? null
+        : el(
+            'span',
+            { class: 'fault-mark', title: `answered by the targeted fault ${entry.fault}` },
+            `fault ${entry.fault}`,
+          ),
+    ),
     el('td', { class: 'num' }, `${entry.durationMs} ms`),
     el('td', {}, open),
   );
@@ -197,7 +209,7 @@ export async function openExchange(seq: number): Promise<void> {
       el(
         'p',
         { class: 'muted' },
-        `${entry.interface === 'mcp' ? 'MCP' : 'REST'} · ${entry.operation ?? 'no operation'} · ${entry.organizationId ?? 'no organization'} · key profile ${entry.keyProfile ?? 'none'} · ${time(entry.at)} · ${entry.durationMs} ms`,
+        `${entry.interface === 'mcp' ? 'MCP' : 'REST'} · ${entry.operation ?? 'no operation'} · ${entry.organizationId ?? 'no organization'} · key profile ${entry.keyProfile ?? 'none'} · ${time(entry.at)} · ${entry.durationMs} ms${entry.fault === null ? '' : ` · answered by the targeted fault ${entry.fault}`}`,
       ),
       entry.violations.length === 0 ? null : violationList(entry),
       el(

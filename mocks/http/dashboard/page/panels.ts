@@ -1,10 +1,11 @@
 /**
- * The state panels: clock, keys, moderation cases, ingestion batches, reply requests, chaos modes and
- * data. Each reads one admin route and re-renders only when what it shows changed (focus is kept).
+ * The state panels: clock, keys, moderation cases, ingestion batches, reply requests, chaos modes,
+ * targeted faults and data. Each reads one admin route and re-renders only when what it shows changed (focus is kept).
  */
 import type { ClockView, KeyView } from '../../../engine/admin/api.ts';
 import type { BatchView } from '../../../engine/admin/ingestion-batches.ts';
 import type { ChaosConfig } from '../../../engine/chaos/config.ts';
+import type { FaultView } from '../../../engine/faults/types.ts';
 import type { CaseSummary } from '../../../engine/moderation/status.ts';
 import type { AdminReplyView } from '../../../engine/replies/admin.ts';
 import type { Organization } from '../../../engine/types.ts';
@@ -15,8 +16,8 @@ import { attempt } from './status.ts';
 /** What each key profile may do (spec 5.2; the scopes come with every key from the mock). */
 const PROFILE_DOES: Readonly<Record<string, string>> = {
   reporting: 'read the reporting and analytics routes',
-  write: 'write: custom fields, moderation submissions',
-  read_write: 'read and write',
+  write: 'custom fields and moderation submissions',
+  read_write: 'read, and write custom fields and moderation submissions',
   import: 'ingest records and read ingestion counts; no reporting',
 };
 
@@ -157,11 +158,19 @@ function keyRow(key: KeyView): HTMLElement {
     key.status === 'active'
       ? button(
           'Revoke',
-          () =>
+          () => {
+            // Revoking cannot be undone but by a reset, and the seeded keys are the ones tests use.
+            if (
+              !confirm(
+                `Revoke the key "${key.name}" (${key.profile}, ${key.organizationId})? Its next request is answered 401, and only a reset of the mock brings a seeded key back.`,
+              )
+            )
+              return;
             void attempt('Revoking the key', async () => {
               await call('POST', `keys/${encodeURIComponent(key.key)}/revoke`);
               return andRefresh(`Key ${key.name} revoked: its next request is answered 401`);
-            }),
+            });
+          },
           {
             'data-focus': `revoke-${focus}`,
             'aria-label': `Revoke key ${key.name} (${key.profile}, ${key.organizationId})`,
@@ -193,7 +202,11 @@ function keyRow(key: KeyView): HTMLElement {
       {},
       key.profile,
       el('br'),
-      el('span', { class: 'muted' }, `${key.scopes.join(', ')}: ${PROFILE_DOES[key.profile] ?? ''}`),
+      el(
+        'span',
+        { class: 'muted' },
+        `scope ${key.scopes.join(', ')}${PROFILE_DOES[key.profile] === undefined ? '' : ` · ${PROFILE_DOES[key.profile]}`}`,
+      ),
     ),
     el(
       'td',
@@ -431,9 +444,21 @@ function showChaos(answer: ChaosAnswer): void {
   ].filter(Boolean);
   byId('chaos-summary').textContent = on.length === 0 ? 'all modes off' : `on: ${on.join(', ')}`;
   byId('chaos-stats').textContent = Object.entries(answer.stats)
-    .map(([name, n]) => `${name} ${n}`)
+    .map(([name, n]) => `${CHAOS_COUNTERS[name] ?? name}: ${n}`)
     .join(' · ');
 }
+
+/** The chaos counters as people read them (`GET /__mock/chaos` names them for programs). */
+const CHAOS_COUNTERS: Readonly<Record<string, string>> = {
+  requests: 'requests seen',
+  delayed: 'delayed',
+  delayedMs: 'total delay (ms)',
+  errors: 'errors injected',
+  drops: 'connections dropped',
+  unknownFields: 'unknown fields added',
+  idsRewritten: 'ids served as big ids',
+  aliases: 'big-id aliases',
+};
 
 let chaosAbsent = false;
 
@@ -470,6 +495,72 @@ function setUpChaos(): void {
     void attempt('Turning chaos off', async () => {
       await call('DELETE', 'chaos');
       return andRefresh('Every chaos mode is off');
+    });
+  });
+}
+
+// ---- targeted faults
+
+function faultItem(fault: FaultView): HTMLElement {
+  const counts =
+    fault.remaining === null
+      ? `answered ${fault.fired} · every time until removed`
+      : fault.remaining === 0
+        ? `answered ${fault.fired} · spent`
+        : `answered ${fault.fired} · ${fault.remaining} left`;
+  return el(
+    'li',
+    { 'data-fault': fault.id, class: fault.remaining === 0 ? 'spent' : undefined },
+    el('code', { class: 'fault-id' }, fault.id),
+    ' ',
+    el('span', { class: 'fault-what' }, fault.description),
+    el('br'),
+    el('span', { class: 'muted fault-counts' }, counts),
+    ' ',
+    button(
+      'Remove',
+      () =>
+        void attempt('Removing the fault', async () => {
+          await call('DELETE', `faults/${encodeURIComponent(fault.id)}`);
+          return andRefresh(`Fault ${fault.id} removed`);
+        }),
+      { class: 'small', 'data-focus': `remove-${fault.id}`, 'aria-label': `Remove fault ${fault.id}` },
+    ),
+  );
+}
+
+export async function refreshFaults(): Promise<void> {
+  const { faults } = await call<{ faults: FaultView[] }>('GET', 'faults');
+  if (!changed('faults', faults)) return;
+  byId('faults-empty').hidden = faults.length > 0;
+  replaceChildren(byId('faults-list'), faults.map(faultItem));
+}
+
+/** What the form's answer choice adds to a fault. */
+const FAULT_ANSWERS: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {
+  '500': { status: 500 },
+  '403': { status: 403 },
+  '404': { status: 404 },
+  drop: { drop: true },
+  delay: { delayMs: 2000 },
+  failCase: { failCase: true },
+};
+
+function setUpFaults(): void {
+  byId<HTMLFormElement>('fault-add').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const operation = byId<HTMLInputElement>('fault-operation').value.trim();
+    const answer = FAULT_ANSWERS[byId<HTMLSelectElement>('fault-answer').value] ?? {};
+    const times = Number(byId<HTMLInputElement>('fault-times').value || '1');
+    void attempt('Adding the fault', async () => {
+      const { fault } = await call<{ fault: FaultView }>('POST', 'faults', { operation, ...answer, times });
+      return andRefresh(`Fault ${fault.id} set: ${fault.description}`);
+    });
+  });
+  byId('faults-clear').addEventListener('click', () => {
+    void attempt('Removing the faults', async () => {
+      const { cleared } = await call<{ cleared: number }>('DELETE', 'faults');
+      return andRefresh(`${cleared} fault(s) removed`);
     });
   });
 }
@@ -521,5 +612,6 @@ export function setUpPanels(): void {
   setUpKeys();
   setUpIngestion();
   setUpChaos();
+  setUpFaults();
   setUpData();
 }

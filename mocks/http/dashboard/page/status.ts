@@ -8,15 +8,19 @@ export function say(message: string, kind: 'ok' | 'error' = 'ok'): void {
   region.dataset['kind'] = kind;
 }
 
+/** Why something failed, never an empty string (a network error or a bare status has no message). */
+export function reasonOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message.trim() || `the mock answered ${error.status}`;
+  if (error instanceof Error) return error.message.trim() || error.name;
+  return String(error).trim() || 'no reason given';
+}
+
 /** Runs an action of the page; its failure is shown, never thrown. */
 export async function attempt(what: string, action: () => Promise<string | undefined>): Promise<void> {
   try {
     const done = await action();
     if (done !== undefined) say(done);
   } catch (error) {
-    say(
-      `${what} failed: ${error instanceof ApiError || error instanceof Error ? error.message : String(error)}`,
-      'error',
-    );
+    say(`${what} failed: ${reasonOf(error)}`, 'error');
   }
 }
