@@ -1,14 +1,8 @@
 import { runExamples, violate } from '../../src/conformance/check.ts';
 import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { openApiParameters } from './docs-parameters.ts';
+import { openApiParameters, templateShape } from './docs-parameters.ts';
 import { noReplyOperation, noReplyRoute } from './no-reply.ts';
 import { call, expectConforming, obj } from './support.ts';
-
-/**
- * An OpenAPI path template with its parameter names blanked: `{id}` and `{actionId}` in the same place
- * describe the same URL, so `/docs/json` may name them as it likes (drift classifies a rename the same).
- */
-export const templateShape = (template: string): string => template.replace(/\{[^}]*\}/g, '{}');
 
 export const openApiDocument: Law = {
   id: 'docs.openapi',
