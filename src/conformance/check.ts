@@ -169,11 +169,17 @@ export async function runProperty<T>(
   options: PropertyOptions = {},
 ): Promise<CheckOutcome> {
   let lastExchanges: readonly Exchange[] = [];
+  // The rule the first failing case broke: shrinking keeps only smaller cases that break the same
+  // rule, so the report's counterexample shows that rule's failure, not another one met on the way.
+  let firstRule: string | undefined;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     const mark = ctx.client.log.length;
     try {
       await predicate(value);
     } catch (error) {
+      const rule = error instanceof Violation ? error.ruleId : undefined;
+      if (firstRule !== undefined && rule !== undefined && rule !== firstRule) return;
+      firstRule ??= rule;
       lastExchanges = ctx.client.log.slice(mark);
       if (error instanceof Violation && error.exchanges.length === 0) error.exchanges = lastExchanges;
       throw error;
