@@ -10,7 +10,7 @@ import {
 } from '../src/arbitraries/index.ts';
 import { BudgetExhaustedError, ConformanceClient, RateLimiter } from '../src/client/index.ts';
 import { baselineFrom, fingerprintOf, parseBaseline } from '../src/conformance/baseline.ts';
-import { runExamples, violate } from '../src/conformance/check.ts';
+import { runExamples, runProperty, violate } from '../src/conformance/check.ts';
 import type { Law } from '../src/conformance/law.ts';
 import { isLoopback, normalizeOptions } from '../src/conformance/options.ts';
 import { toCurl, toCurlSequence } from '../src/conformance/repro.ts';
@@ -397,5 +397,44 @@ describe('what the console shows of laws a run left out', () => {
     expect(text).toMatch(/^ +3 +skipped by --skip b \(R-B0, R-B1, R-B2\)$/m);
     expect(text).toMatch(/^ {2}3 rules left out by --only\/--skip/m);
     expect(text).toMatch(/pass\s+must\s+R-A1/);
+  });
+});
+
+describe('shrinking', () => {
+  it('keeps the rule of the first failing case: a smaller case that breaks another rule is not the counterexample', async () => {
+    // Large values break R-LARGE; small ones break R-SMALL. Shrinking from a large failing value toward
+    // 0 would end at a small value, reported under R-SMALL, unless it keeps to the first failure's rule.
+    const laws: Law[] = [
+      {
+        id: 'u.shrink',
+        group: 'u',
+        title: 'shrink',
+        ruleIds: ['R-LARGE', 'R-SMALL'],
+        needs: { keys: [] },
+        run: (ctx) =>
+          runProperty(
+            ctx,
+            fc.integer({ min: 0, max: 1_000_000 }),
+            async (n) => {
+              if (n >= 1000) violate('R-LARGE', 'large', `${n} is large`);
+              if (n < 10) violate('R-SMALL', 'small', `${n} is small`);
+            },
+            { runs: 50 },
+          ),
+      },
+    ];
+    const rules = ['R-LARGE', 'R-SMALL'].map((id) => ({
+      id,
+      title: id,
+      section: '1',
+      check: 'live' as const,
+    }));
+    const report = await runConformance(
+      { target: { baseUrl: 'http://127.0.0.1:9', keys: {} }, seed: 5 },
+      { laws, contract, rules },
+    );
+    const first = report.laws[0]?.failures[0];
+    expect(first?.ruleId).toBe('R-LARGE');
+    expect(first?.counterexample).toBe(1000);
   });
 });
