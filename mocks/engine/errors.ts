@@ -27,7 +27,8 @@ export type EngineErrorCode =
   | 'ADMIN_FORBIDDEN'
   | 'ADMIN_NOT_FOUND'
   | 'ADMIN_BAD_REQUEST'
-  | 'STORE_UNAVAILABLE';
+  | 'STORE_UNAVAILABLE'
+  | 'OUTCOME_UNKNOWN';
 
 /** An error answer: a handler result plus the catalogue code (sent as `x-mock-error-code`). */
 export interface EngineError extends HandlerResult {
@@ -140,6 +141,19 @@ export const errors = {
       503,
       `Service unavailable: the mock's shared state store cannot take writes now (${detail}); nothing was changed, retry later`,
       {},
+      { 'retry-after': '1' },
+    ),
+  /**
+   * The write reached the shared log, or may have, and its outcome could not be read: saying "nothing
+   * was changed" would be false (every replica applies what the log holds). The body says so and names
+   * what to read before a retry (`OutcomeUnknownBody` in the contract).
+   */
+  outcomeUnknown: (detail: string, inLog: boolean, read: string) =>
+    error(
+      'OUTCOME_UNKNOWN',
+      503,
+      `Service unavailable: the outcome of this write is unknown (${detail}); ${inLog ? 'it is in the shared log and every replica applies it' : 'it may be in the shared log'}. Read before retrying: ${read}`,
+      { outcome: 'unknown', inLog, readBeforeRetry: read },
       { 'retry-after': '1' },
     ),
 } as const;
