@@ -9,7 +9,7 @@
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
  *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
- * agent-conformance, validators, state. Each writes
+ * agent-conformance, validators, state, group-commit. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -32,6 +32,7 @@ import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sectio
 import { type CompareResult, compare, writeCompare } from './sections/compare.ts';
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
+import { type GroupCommitResult, groupCommitSection, renderGroupCommit } from './sections/group-commit.ts';
 import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
 import { type PackageSizesResult, packageSizes, renderPackageSizes } from './sections/package-sizes.ts';
 import { scale } from './sections/scale.ts';
@@ -56,6 +57,7 @@ const SECTIONS = [
   'agent-conformance',
   'validators',
   'state',
+  'group-commit',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -173,6 +175,11 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         stateSection({ connections: int(values.connections, 16), seconds: quick ? 2 : 5, log }),
       );
       break;
+    case 'group-commit':
+      await timed(section, () =>
+        groupCommitSection({ writers: 16, readers: 4, seconds: quick ? 2 : 4, log }),
+      );
+      break;
     case 'scale':
       await timed(section, () =>
         scale({
@@ -267,6 +274,7 @@ sectionNote<AgentResult>(
 );
 sectionNote<AgentPagingResult>('agent-paging', renderAgentPaging);
 sectionNote<StateResult>('state', renderState);
+sectionNote<GroupCommitResult>('group-commit', renderGroupCommit, '; load average {load} before');
 sectionNote<AgentConformanceResult>(
   'agent-conformance',
   renderAgentConformance,

@@ -29,6 +29,8 @@ export interface StoreHealth {
   readonly lastError: string | null;
   /** A shared store: the id of the last entry applied. */
   readonly lastEntryId?: string;
+  /** A file store: disk flushes made so far (fewer than writes when concurrent writes share one). */
+  readonly flushes?: number;
   /** A shared store: what reading the log's end before requests costs. */
   readonly catchUp?: { readonly reads: number; readonly meanMs: number; readonly maxMs: number };
 }
