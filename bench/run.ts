@@ -177,7 +177,7 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
       break;
     case 'group-commit':
       await timed(section, () =>
-        groupCommitSection({ writers: 16, readers: 4, seconds: quick ? 2 : 4, log }),
+        groupCommitSection({ writers: 16, readers: 4, seconds: quick ? 2 : 3, rounds: quick ? 1 : 3, log }),
       );
       break;
     case 'scale':
