@@ -135,7 +135,7 @@ async function adminAnswers(base: string): Promise<string> {
   return texts.join('\n');
 }
 
-const after = (output: string): string => output.slice(output.indexOf(BANNER_END) + BANNER_END.length);
+const afterBanner = (output: string): string => output.slice(output.indexOf(BANNER_END) + BANNER_END.length);
 
 function leaks(text: string, values: readonly string[]): string[] {
   return values.filter((value) => text.includes(value));
@@ -162,7 +162,7 @@ describe('no key value at rest or in a log', () => {
     const all = [...SEEDED, ...created];
     expect(leaks(readFileSync(file, 'utf8'), all)).toEqual([]);
     expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
-    expect(leaks(after(mock.output()), all)).toEqual([]);
+    expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
     // The violation log saw the query-string key and shows it masked.
     const violations = await (await fetch(`${mock.url}/__mock/violations`)).text();
     expect(violations).toContain('apiKey=[masked]');
@@ -187,7 +187,7 @@ describe('no key value at rest or in a log', () => {
     expect(stored.join('\n')).toContain('keys.revoke');
     expect(leaks(stored.join('\n'), all)).toEqual([]);
     expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
-    expect(leaks(after(mock.output()), all)).toEqual([]);
+    expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
   }, 60_000);
 
   it('an older log that revoked a key by its value still replays: the key stays revoked', async () => {
