@@ -10,7 +10,7 @@
  *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
  * agent-conformance, agent-budget, agent-first-call (both: `--before REF` adds that commit's figures),
- * validators, state. Each writes
+ * validators, state, group-commit. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -45,6 +45,7 @@ import { type AgentPagingResult, agentPaging, renderAgentPaging } from './sectio
 import { type CompareResult, compare, writeCompare } from './sections/compare.ts';
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
+import { type GroupCommitResult, groupCommitSection, renderGroupCommit } from './sections/group-commit.ts';
 import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
 import {
   type PackageSizesResult,
@@ -76,6 +77,7 @@ const SECTIONS = [
   'agent-first-call',
   'validators',
   'state',
+  'group-commit',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -194,6 +196,11 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         stateSection({ connections: int(values.connections, 16), seconds: quick ? 2 : 5, log }),
       );
       break;
+    case 'group-commit':
+      await timed(section, () =>
+        groupCommitSection({ writers: 16, readers: 4, seconds: quick ? 2 : 3, rounds: quick ? 1 : 3, log }),
+      );
+      break;
     case 'scale':
       await timed(section, () =>
         scale({
@@ -310,6 +317,7 @@ sectionNote<AgentResult>(
 );
 sectionNote<AgentPagingResult>('agent-paging', renderAgentPaging);
 sectionNote<StateResult>('state', renderState);
+sectionNote<GroupCommitResult>('group-commit', renderGroupCommit, '; load average {load} before');
 sectionNote<AgentConformanceResult>(
   'agent-conformance',
   renderAgentConformance,

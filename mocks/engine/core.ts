@@ -42,7 +42,13 @@ import {
 } from './respond.ts';
 import { createEngineState, type EngineState } from './state.ts';
 import { createMemoryStore } from './store/memory.ts';
-import { type ApplyEntry, type CommandStore, isStoreUnavailable, type StoreHealth } from './store/types.ts';
+import {
+  type ApplyEntry,
+  type CommandStore,
+  isOutcomeUnknown,
+  isStoreUnavailable,
+  type StoreHealth,
+} from './store/types.ts';
 import { type HandlerResult, SerialisedJson } from './types.ts';
 import { validationPolicyOf } from './validation-policy.ts';
 
@@ -112,6 +118,7 @@ const TRANSPORT_ERRORS: ReadonlySet<EngineErrorCode> = new Set<EngineErrorCode>(
   'ADMIN_NOT_FOUND',
   'ADMIN_BAD_REQUEST',
   'STORE_UNAVAILABLE',
+  'OUTCOME_UNKNOWN',
 ]);
 
 /** Filled in by the pipeline for the `onAnswer` observers. */
@@ -278,6 +285,8 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
         return contract.validateResponse(operation.operationId, result.status, result.body);
       }
     }
+    if (isEngineError(result) && result.code === 'OUTCOME_UNKNOWN')
+      return contract.validateSchema('OutcomeUnknownBody', result.body, 'response');
     if (result.status >= 400) return contract.validateSchema('ErrorBody', result.body, 'response');
     return { ok: true } as const;
   };
@@ -463,6 +472,8 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
       });
     } catch (error) {
       if (isStoreUnavailable(error)) result = errors.storeUnavailable(error.message);
+      else if (isOutcomeUnknown(error))
+        result = errors.outcomeUnknown(error.message, error.inLog, error.read);
       else {
         recordUnexpected(request, operation, error);
         result = errors.internal();

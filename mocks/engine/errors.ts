@@ -28,7 +28,8 @@ export type EngineErrorCode =
   | 'ADMIN_NOT_FOUND'
   | 'ADMIN_BAD_REQUEST'
   | 'STORE_UNAVAILABLE'
-  | 'FAULT_INJECTED';
+  | 'FAULT_INJECTED'
+  | 'OUTCOME_UNKNOWN';
 
 /** An error answer: a handler result plus the catalogue code (sent as `x-mock-error-code`). */
 export interface EngineError extends HandlerResult {
@@ -169,5 +170,18 @@ export const errors = {
       status === 500
         ? INTERNAL_SERVER_ERROR
         : `${STATUS_MEANING[status] ?? 'Error'} (the mock's fault ${faultId} on ${operationId})`,
+    ),
+  /**
+   * The write reached the shared log, or may have, and its outcome could not be read: saying "nothing
+   * was changed" would be false (every replica applies what the log holds). The body says so and names
+   * what to read before a retry (`OutcomeUnknownBody` in the contract).
+   */
+  outcomeUnknown: (detail: string, inLog: boolean, read: string) =>
+    error(
+      'OUTCOME_UNKNOWN',
+      503,
+      `Service unavailable: the outcome of this write is unknown (${detail}); ${inLog ? 'it is in the shared log and every replica applies it' : 'it may be in the shared log'}. Read before retrying: ${read}`,
+      { outcome: 'unknown', inLog, readBeforeRetry: read },
+      { 'retry-after': '1' },
     ),
 } as const;

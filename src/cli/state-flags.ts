@@ -28,7 +28,10 @@ export async function openPersistentState(
       openStateFile(file, describe, proposal),
     );
     const health = await opened.store.health();
-    return { ...opened, summary: `file ${file} (${health.position} writes replayed, fdatasync per write)` };
+    return {
+      ...opened,
+      summary: `file ${file} (${health.position} writes replayed; concurrent writes share one fdatasync)`,
+    };
   }
   const { openRedisStore, parseRedisLocation } = await import('../../mocks/engine/store/redis.ts');
   const location = parseRedisLocation(url ?? '');

@@ -2,7 +2,7 @@
  * The typed admin operations, callable without HTTP (`engine.admin.createKey(...)`); the `/__mock/`
  * routes are a thin JSON layer over them.
  */
-import { type CreateKeyInput, keyStatus, PROFILE_SCOPES } from '../auth/index.ts';
+import { type CreateKeyInput, keyIdFor, keyIdOf, keyStatus, PROFILE_SCOPES } from '../auth/index.ts';
 import type { MockClock } from '../clock.ts';
 import type { CommandTarget } from '../commands/apply.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
@@ -16,6 +16,8 @@ import { AdminError } from './errors.ts';
 export { AdminError, isAdminError } from './errors.ts';
 
 export interface KeyView {
+  /** The key's stable id (a hash of its value): what logs, URLs and the journal may show. */
+  readonly id: string;
   readonly key: string;
   readonly name: string;
   readonly organizationId: string;
@@ -57,7 +59,7 @@ export interface AdminApi {
   listKeys(organizationId?: string): readonly KeyView[];
   /** Creates a key (default expiry 90 days); the returned view is the only time the API shows it as new. */
   createKey(input: CreateKeyInput): KeyView;
-  /** Revokes a key: the next request with it fails with 401 at once. */
+  /** Revokes a key, named by its value or its id: the next request with it fails with 401 at once. */
   revokeKey(key: string): KeyView;
   clock(): ClockView;
   advanceClock(ms: number): ClockView;
@@ -85,6 +87,7 @@ export interface AdminHost extends CommandTarget {
 /** The admin view of a key at `now`. */
 export function keyViewOf(key: ApiKeyRecord, now: number): KeyView {
   return {
+    id: keyIdOf(key.key),
     key: key.key,
     name: key.name,
     organizationId: key.organizationId,
@@ -141,7 +144,8 @@ export function createAdminApi(host: AdminHost): AdminApi {
       return keyViewOf(created, host.clock.now());
     },
     revokeKey(key) {
-      return keyViewOf(host.run({ type: 'keys.revoke', key }), host.clock.now());
+      const keyId = keyIdFor(host.state.keys, key);
+      return keyViewOf(host.run({ type: 'keys.revoke', keyId }), host.clock.now());
     },
     clock: clockView,
     advanceClock(ms) {

@@ -1,5 +1,5 @@
 /** The engine's own admin routes: reset, keys, organizations and their moderation mode, the clock. */
-import type { KeyExpiry } from '../auth/index.ts';
+import { type KeyExpiry, keyIdFor } from '../auth/index.ts';
 import type { KeyProfile, ModerationMode } from '../types.ts';
 import { AdminError, clockViewOf, keyViewOf } from './api.ts';
 import { type AdminRoute, objectBody, ok } from './route.ts';
@@ -95,9 +95,10 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
   {
     method: 'POST',
     path: '/__mock/keys/{key}/revoke',
-    summary: 'Revoke a key; the next request with it fails with 401',
-    handle: async ({ clock, params, execute }) => {
-      const revoked = await execute({ type: 'keys.revoke', key: params['key'] ?? '' });
+    summary: 'Revoke a key (named by its value or its id); the next request with it fails with 401',
+    handle: async ({ state, clock, params, execute }) => {
+      const keyId = keyIdFor(state.keys, params['key'] ?? '');
+      const revoked = await execute({ type: 'keys.revoke', keyId });
       return ok({ key: keyViewOf(revoked, clock.now()) });
     },
   },

@@ -5,7 +5,7 @@
 import { readJsonBody } from '../body.ts';
 import { errors } from '../errors.ts';
 import type { EngineRequest } from '../exchange.ts';
-import { isStoreUnavailable } from '../store/types.ts';
+import { isOutcomeUnknown, isStoreUnavailable } from '../store/types.ts';
 import type { HandlerResult } from '../types.ts';
 import { adminAccess } from './access.ts';
 import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
@@ -103,6 +103,7 @@ export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDis
     } catch (cause) {
       if (isAdminError(cause)) return errors.adminBadRequest(cause.message, cause.status);
       if (isStoreUnavailable(cause)) return errors.storeUnavailable(cause.message);
+      if (isOutcomeUnknown(cause)) return errors.outcomeUnknown(cause.message, cause.inLog, cause.read);
       throw cause;
     }
   };

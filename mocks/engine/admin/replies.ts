@@ -21,7 +21,7 @@ import {
   listReplies,
   ReplyAdminError,
 } from '../replies/index.ts';
-import { isStoreUnavailable } from '../store/types.ts';
+import { isOutcomeUnknown, isStoreUnavailable } from '../store/types.ts';
 import { isAdminError } from './errors.ts';
 import { type AdminContext, type AdminResult, type AdminRoute, ok } from './route.ts';
 
@@ -71,7 +71,7 @@ async function issueLinksFor(
   try {
     await issueMissingApprovalLinks(ctx.state.replies, (command) => ctx.execute(command), only);
   } catch (cause) {
-    if (!isStoreUnavailable(cause) && !isAdminError(cause)) throw cause;
+    if (!isStoreUnavailable(cause) && !isOutcomeUnknown(cause) && !isAdminError(cause)) throw cause;
   }
 }
 

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../types.ts';
 import { constantTimeEqual } from './constant-time.ts';
-import { authenticate, createAuthState, createKey, hasScope, PROFILE_SCOPES, revokeKey } from './index.ts';
+import {
+  authenticate,
+  createAuthState,
+  createKey,
+  hasScope,
+  keyIdOf,
+  PROFILE_SCOPES,
+  revokeKey,
+} from './index.ts';
 
 const key = (overrides: Partial<ApiKeyRecord>): ApiKeyRecord => ({
   key: 'k-active',
@@ -44,7 +52,7 @@ describe('keys and scopes', () => {
     const created = createKey(state, { organizationId: 'org_a', profile: 'write' }, 0);
     expect(created.expiresAt).toBe(90 * 86_400_000);
     expect(authenticate(state, created.key, 1).ok).toBe(true);
-    revokeKey(state, created.key);
+    revokeKey(state, keyIdOf(created.key));
     expect(authenticate(state, created.key, 1)).toEqual({ ok: false, reason: 'revoked' });
   });
 

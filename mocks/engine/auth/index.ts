@@ -2,6 +2,7 @@
  * The keys slice: API keys by value, their profiles and scopes (spec section 5), authentication of a
  * presented key on the engine clock, and key creation/revocation for the admin API.
  */
+import { sha256Hex } from '../sha256.ts';
 import type { ApiKeyRecord, KeyProfile, KeyStatus, Scope } from '../types.ts';
 import { constantTimeEqual } from './constant-time.ts';
 
@@ -105,9 +106,39 @@ export function createKey(state: AuthState, input: CreateKeyInput, now: number):
   return record;
 }
 
-/** Marks a key revoked; returns it, or undefined when no such key exists. */
-export function revokeKey(state: AuthState, value: string): ApiKeyRecord | undefined {
-  const key = state.byKey.get(value);
+/**
+ * A key's stable id: a hash of its value, so a log, a URL or a backup can name a key without holding
+ * it. 64 bits of SHA-256: no two keys of one sandbox share it, and the value cannot be read back.
+ *
+ * @example
+ * keyIdOf('cca_live_acme_reporting_srgSvWOKb5NHuZD6v9K8c4fO') // 'key_' and 16 hex digits
+ */
+export function keyIdOf(value: string): string {
+  return `key_${sha256Hex(value).slice(0, 16)}`;
+}
+
+const KEY_ID = /^key_[0-9a-f]{16}$/;
+
+/** True for a string shaped as a key id (`keyIdOf`); a key value never has that shape. */
+export const isKeyId = (text: string): boolean => KEY_ID.test(text);
+
+/**
+ * The id of the key a caller named by value or by id: a known value (or anything not shaped as an id)
+ * is hashed, so only an id ever reaches a command.
+ */
+export function keyIdFor(state: AuthState, valueOrId: string): string {
+  return state.byKey.has(valueOrId) || !isKeyId(valueOrId) ? keyIdOf(valueOrId) : valueOrId;
+}
+
+/** The key named by its id, if any (a scan: a sandbox holds tens of keys, and a revocation is rare). */
+export function keyById(state: AuthState, id: string): ApiKeyRecord | undefined {
+  for (const [value, key] of state.byKey) if (keyIdOf(value) === id) return key;
+  return undefined;
+}
+
+/** Marks the key with this id revoked; returns it, or undefined when no such key exists. */
+export function revokeKey(state: AuthState, id: string): ApiKeyRecord | undefined {
+  const key = keyById(state, id);
   if (key === undefined) return undefined;
   key.revoked = true;
   return key;

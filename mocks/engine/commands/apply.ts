@@ -139,7 +139,7 @@ const coreAppliers: Omit<Appliers, PartCommand> = {
     );
   },
   'keys.revoke': ({ state }, c) => {
-    const revoked = revokeKey(state.keys, c.key);
+    const revoked = revokeKey(state.keys, c.keyId);
     if (revoked === undefined) throw new AdminError('NOT_FOUND', 'No such API key');
     return revoked;
   },
@@ -184,7 +184,7 @@ const coreAppliers: Omit<Appliers, PartCommand> = {
  * 500), after which the state is what the slice left.
  *
  * @example
- * const applied = applyCommand(target, { real: Date.now(), command: { type: 'keys.revoke', key } });
+ * const applied = applyCommand(target, { real: Date.now(), command: { type: 'keys.revoke', keyId } });
  * if (!applied.ok) throw applied.error;
  */
 export function applyCommand<C extends Command>(

@@ -40,7 +40,8 @@ export type Command =
   | { readonly type: 'moderation.policy.deactivate'; readonly organizationId: string }
   | { readonly type: 'ingestion.batch'; readonly organizationId: string; readonly batch: IngestionBatchInput }
   | { readonly type: 'keys.create'; readonly input: CreateKeyInput }
-  | { readonly type: 'keys.revoke'; readonly key: string }
+  /** By the key's id (`keyIdOf`), never its value: a log or a backup must not hold keys. */
+  | { readonly type: 'keys.revoke'; readonly keyId: string }
   | { readonly type: 'organization.moderationMode'; readonly organizationId: string; readonly mode: unknown }
   | { readonly type: 'clock.advance'; readonly ms: unknown }
   | { readonly type: 'clock.set'; readonly now: unknown }

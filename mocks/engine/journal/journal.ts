@@ -19,6 +19,7 @@ import type { EngineRequest, RequestHeaders } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost } from '../interceptors.ts';
 import { positiveInteger, Ring } from '../ring.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
+import { createSecretMask, MASKED, MIN_SECRET_LENGTH } from '../secret-mask.ts';
 import type { KeyProfile } from '../types.ts';
 import { violationLogOf } from '../violations/registry.ts';
 import { journalAttachments } from './registry.ts';
@@ -35,7 +36,7 @@ import { violationsOf } from './violations.ts';
 
 export const DEFAULT_JOURNAL_CAPACITY = 500;
 export const DEFAULT_JOURNAL_MAX_BODY_BYTES = 32 * 1024;
-export const MASKED = '[masked]';
+export { MASKED } from '../secret-mask.ts';
 
 export interface JournalOptions {
   /** Exchanges kept (ring buffer). Default 500. */
@@ -63,11 +64,6 @@ export interface Journal extends EngineInterceptor {
   clear(): number;
   stats(): JournalStats;
 }
-
-/** Shorter strings are not searched for in bodies (a key is far longer; too many false matches). */
-const MIN_SECRET_LENGTH = 8;
-/** Presented key values remembered for masking (an attacker sending random keys cannot grow it). */
-const MAX_PRESENTED = 256;
 
 type RawBody = JournalExchange['requestBody'];
 
@@ -184,26 +180,11 @@ export function createJournal(options: JournalOptions = {}): Journal {
   const ring = new Ring<Stored>(capacity);
   let total = 0;
   let host: InterceptorHost | undefined;
-  const presented = new Set<string>();
+  const secretMask = createSecretMask(() => host?.state.keys.byKey.keys() ?? []);
   let violationsSeen = 0;
   /** Violations of a request from its result until its answer (only requests that have any). */
   const pendingViolations = new WeakMap<EngineRequest, readonly JournalViolation[]>();
   let pendingCount = 0;
-
-  const remember = (key: string): void => {
-    if (key.length < MIN_SECRET_LENGTH || presented.has(key)) return;
-    if (presented.size >= MAX_PRESENTED) {
-      const oldest = presented.values().next().value;
-      if (oldest !== undefined) presented.delete(oldest);
-    }
-    presented.add(key);
-  };
-
-  /** Remembers the key in a secret header's value (the token of `Bearer <token>`). */
-  const rememberValue = (value: string): void => {
-    const scheme = /^(\S+)\s+(\S+)$/.exec(value);
-    remember(scheme?.[2] ?? value);
-  };
 
   const maskHeaders = (pairs: Iterable<readonly [string, string]>): (readonly [string, string])[] => {
     const out: (readonly [string, string])[] = [];
@@ -213,7 +194,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
         out.push([lower, value]);
         continue;
       }
-      if (lower !== 'cookie' && lower !== 'set-cookie') rememberValue(value);
+      if (lower !== 'cookie' && lower !== 'set-cookie') secretMask.rememberHeaderValue(value);
       const scheme = /^(\S+)\s+(\S+)$/.exec(value);
       out.push([lower, scheme !== null && lower === 'authorization' ? `${scheme[1]} ${MASKED}` : MASKED]);
     }
@@ -230,18 +211,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
       : Object.entries(headers as Readonly<Record<string, string>>);
   };
 
-  /** Every key the mock knows or saw presented, longest first (a key inside another is masked whole). */
-  const secrets = (): string[] => {
-    const all = new Set(presented);
-    if (host !== undefined) for (const key of host.state.keys.byKey.keys()) all.add(key);
-    return [...all].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
-  };
-
-  const mask = (text: string, known: readonly string[]): string => {
-    let out = text;
-    for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(MASKED);
-    return out;
-  };
+  const secrets = (): string[] => secretMask.secrets();
+  const mask = (text: string, known: readonly string[]): string => secretMask.mask(text, known);
 
   const bodyView = (kept: KeptBody, known: readonly string[]): JournalBody => ({
     text: kept.value === null ? null : mask(textOf(kept.value), known),
@@ -368,7 +339,8 @@ export function createJournal(options: JournalOptions = {}): Journal {
     const responseHeaders = [...exchange.responseHeaders];
     for (const [name, value] of [...requestHeaders, ...responseHeaders]) {
       const lower = name.toLowerCase();
-      if (SECRET_HEADERS.has(lower) && lower !== 'cookie' && lower !== 'set-cookie') rememberValue(value);
+      if (SECRET_HEADERS.has(lower) && lower !== 'cookie' && lower !== 'set-cookie')
+        secretMask.rememberHeaderValue(value);
     }
     const stored = store(
       exchange.interface,
@@ -430,13 +402,13 @@ export function createJournal(options: JournalOptions = {}): Journal {
         const value = headers.get(name);
         if (value === null) continue;
         if (name === 'x-api-key') key = value;
-        rememberValue(value);
+        secretMask.rememberHeaderValue(value);
       }
       const drop = response.kind === 'drop';
       if (!drop)
         for (const name in response.headers)
           if (SECRET_HEADERS.has(name) && name !== 'set-cookie')
-            rememberValue(response.headers[name] as string);
+            secretMask.rememberHeaderValue(response.headers[name] as string);
       store(
         'rest',
         Math.max(0, Math.round((now() - receivedAt) * 10) / 10),

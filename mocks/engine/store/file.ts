@@ -1,13 +1,25 @@
 /**
  * `--state-file FILE`: the command log as JSON lines. Line 1 is the origin (`origin.ts`); every other
  * line is one command, appended before it is applied and flushed to disk (`fdatasync`) before the write
- * is answered, so an answered write survives a crash of the process or the machine. Restart replays
+ * is answered, so an answered write survives a crash of the process or the machine. Concurrent writes
+ * share one flush (group commit), off the event loop, so reads never wait for the disk. Restart replays
  * the file after the seed and data files. The whole file is read and checked before anything is
  * applied: a file from another origin or with a damaged line is refused, never half-applied. Only a
  * last line without its newline (a write cut off by a crash, never answered) is dropped.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
-import type { LoggedCommand } from '../commands/types.ts';
+import {
+  closeSync,
+  fdatasync,
+  fdatasyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  write,
+  writeSync,
+} from 'node:fs';
+import { promisify } from 'node:util';
+import { readBeforeRetry } from '../commands/read-back.ts';
+import type { Applied, LoggedCommand } from '../commands/types.ts';
 import {
   checkOrigin,
   type OriginDescription,
@@ -15,7 +27,27 @@ import {
   type StateOrigin,
   StateStoreError,
 } from './origin.ts';
-import { type ApplyEntry, type CommandStore, StoreUnavailableError } from './types.ts';
+import { type ApplyEntry, type CommandStore, OutcomeUnknownError, StoreUnavailableError } from './types.ts';
+
+const fdatasyncAsync = promisify(fdatasync);
+const writeAsync = promisify(write);
+
+/** A write waiting for its group's flush. */
+interface Pending {
+  readonly entry: LoggedCommand;
+  readonly line: string;
+  resolve(outcome: Applied): void;
+  reject(error: Error): void;
+}
+
+/** Writes every byte at `position` (a write may take fewer than asked). */
+async function writeAll(fd: number, bytes: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await writeAsync(fd, bytes, done, bytes.length - done, position + done);
+    done += bytesWritten;
+  }
+}
 
 export interface OpenedFile {
   readonly origin: StateOrigin;
@@ -103,21 +135,58 @@ export function openStateFile(path: string, expected: OriginDescription, origin:
       let position = entries.length;
       let offset = keep;
       let lastError: string | null = null;
+      // Group commit: a write waits in `queued` while a flush is on disk's way; the next flush writes
+      // every queued line at once and syncs once. Nothing is applied before its bytes are durable, and
+      // the event loop never waits for the disk (reads are answered meanwhile).
+      let queued: Pending[] = [];
+      let flushing: Promise<void> | null = null;
+      let broken: string | null = null;
+      let flushes = 0;
+      const flush = async (): Promise<void> => {
+        while (queued.length > 0) {
+          const batch = queued;
+          queued = [];
+          const bytes = Buffer.from(batch.map((pending) => pending.line).join(''));
+          const start = offset;
+          try {
+            await writeAll(fd, bytes, start);
+            flushes += 1;
+            await fdatasyncAsync(fd);
+          } catch (cause) {
+            lastError = (cause as Error).message;
+            const why = `cannot append to state file ${path}: ${lastError}`;
+            try {
+              // Cut back what was written of the batch: none of it may be replayed, none was answered.
+              ftruncateSync(fd, start);
+              for (const pending of batch) pending.reject(new StoreUnavailableError(why));
+            } catch (undo) {
+              broken = `${why}; and cannot cut the file back: ${(undo as Error).message}`;
+              for (const pending of batch)
+                pending.reject(
+                  new OutcomeUnknownError(broken, false, readBeforeRetry(pending.entry.command)),
+                );
+            }
+            continue;
+          }
+          offset += bytes.length;
+          lastError = null;
+          for (const pending of batch) {
+            position += 1;
+            pending.resolve(apply(pending.entry));
+          }
+        }
+      };
       return {
         kind: 'file',
-        synchronous: true,
+        synchronous: false,
         write(entry) {
-          const line = `${JSON.stringify(entry)}\n`;
-          try {
-            offset += writeSync(fd, line, offset);
-            fdatasyncSync(fd);
-          } catch (cause) {
-            // Nothing is applied unless it is on disk; a partial line is cut off at the next start.
-            lastError = (cause as Error).message;
-            throw new StoreUnavailableError(`cannot append to state file ${path}: ${lastError}`);
-          }
-          position += 1;
-          return apply(entry);
+          if (broken !== null) throw new StoreUnavailableError(broken);
+          return new Promise<Applied>((resolve, reject) => {
+            queued.push({ entry, line: `${JSON.stringify(entry)}\n`, resolve, reject });
+            flushing ??= flush().finally(() => {
+              flushing = null;
+            });
+          });
         },
         catchUp: () => undefined,
         health: () => ({
@@ -128,8 +197,12 @@ export function openStateFile(path: string, expected: OriginDescription, origin:
           lag: 0,
           connected: lastError === null,
           lastError,
+          flushes,
         }),
-        close: async () => closeSync(fd),
+        async close() {
+          await flushing;
+          closeSync(fd);
+        },
       };
     },
   };

@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { COMMAND_TYPES } from '../commands/apply.ts';
+import { migrateEntry } from '../commands/migrate.ts';
 import type { LoggedCommand } from '../commands/types.ts';
 import type { NormalizedEngineOptions } from '../options.ts';
 
@@ -122,5 +123,5 @@ export function parseEntry(text: string, where: string): LoggedCommand {
       `${where} holds a command this version does not know (${JSON.stringify(type)}); nothing was applied`,
     );
   }
-  return entry as LoggedCommand;
+  return migrateEntry(entry as LoggedCommand);
 }

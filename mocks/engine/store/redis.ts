@@ -7,7 +7,9 @@
  * - before answering any request the replica reads what was appended since (`catchUp`); concurrent
  *   requests share one read that started after they arrived, so under load it costs one round trip
  *   per batch of requests, not per request;
- * - Redis lost: a write answers 503 (nothing was appended); reads answer from local state; a timer
+ * - Redis lost: a write that was never sent answers 503 "nothing was changed"; one that was sent and
+ *   lost its answer, or whose entry cannot be read back, answers 503 "outcome unknown" naming what to
+ *   read (`OutcomeUnknownError`): it may be, or is, in the log. Reads answer from local state; a timer
  *   and the next requests catch up when Redis is back.
  *
  * Client: `@redis/client`, the core of the official node-redis (typed, pure JavaScript, no
@@ -15,7 +17,8 @@
  * on RESP2 and RESP3, and with the offline queue off, so nothing waits silently for a reconnect.
  */
 import { randomUUID } from 'node:crypto';
-import { createClient } from '@redis/client';
+import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from '@redis/client';
+import { readBeforeRetry } from '../commands/read-back.ts';
 import type { LoggedCommand } from '../commands/types.ts';
 import type { PendingStore } from './open.ts';
 import {
@@ -25,7 +28,13 @@ import {
   type StateOrigin,
   StateStoreError,
 } from './origin.ts';
-import { type Applied, type ApplyEntry, type CommandStore, StoreUnavailableError } from './types.ts';
+import {
+  type Applied,
+  type ApplyEntry,
+  type CommandStore,
+  OutcomeUnknownError,
+  StoreUnavailableError,
+} from './types.ts';
 
 export interface RedisLocation {
   readonly url: string;
@@ -56,12 +65,16 @@ export function parseRedisLocation(text: string): RedisLocation | string {
   return { url: url.toString(), display, prefix };
 }
 
-/** How long a write waits to read its own entry back before answering 503 (it is then in the log). */
+/** How long a write waits to read its own entry back before answering 503 outcome unknown (it is in the log). */
 const READ_BACK_MS = 5_000;
 const BATCH = 1_000;
 const POLL_MS = 500;
 
 type StreamReply = [string, [string, string[]][]][] | null;
+
+/** A failure that proves the command was not executed: Redis refused it, or the client never sent it. */
+const notSent = (cause: unknown): boolean =>
+  cause instanceof ErrorReply || cause instanceof ClientOfflineError || cause instanceof ClientClosedError;
 
 /**
  * Connects, checks or sets the origin; the log is read when the engine attaches.
@@ -220,13 +233,24 @@ function sharedStore(
     synchronous: false,
     async write(entry: LoggedCommand) {
       const nonce = `${replica}:${++issued}`;
+      // Not connected: the offline queue is off, so nothing is sent and nothing can be appended.
+      if (!client.isReady)
+        throw new StoreUnavailableError(
+          `Redis at ${location.display} is not connected (${clientError() ?? 'reconnecting'})`,
+        );
       const own = new Promise<Applied>((resolve) => waiters.set(nonce, resolve));
       try {
         await client.sendCommand(['XADD', logKey, '*', 'c', JSON.stringify({ ...entry, origin: nonce })]);
       } catch (cause) {
         waiters.delete(nonce);
-        throw new StoreUnavailableError(
-          `Redis at ${location.display}: ${cause instanceof Error ? cause.message : String(cause)}`,
+        const detail = `Redis at ${location.display}: ${cause instanceof Error ? cause.message : String(cause)}`;
+        // Refused by Redis, or never sent: nothing was appended. A connection lost with the command
+        // sent may have appended it, and every replica would apply it.
+        if (notSent(cause)) throw new StoreUnavailableError(detail);
+        throw new OutcomeUnknownError(
+          `${detail}; the command was sent and its answer lost`,
+          false,
+          readBeforeRetry(entry.command),
         );
       }
       const deadline = performance.now() + READ_BACK_MS;
@@ -240,8 +264,10 @@ function sharedStore(
         if (done === undefined && readError !== null) await new Promise((r) => setTimeout(r, 50));
       }
       if (done === undefined) {
-        throw new StoreUnavailableError(
-          `the write is in the log at ${location.display} but could not be read back (${readError ?? 'timeout'}); every replica applies it once Redis answers`,
+        throw new OutcomeUnknownError(
+          `the write is in the log at ${location.display} but could not be read back (${readError ?? 'timeout'})`,
+          true,
+          readBeforeRetry(entry.command),
         );
       }
       return done;

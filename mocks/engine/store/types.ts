@@ -29,6 +29,8 @@ export interface StoreHealth {
   readonly lastError: string | null;
   /** A shared store: the id of the last entry applied. */
   readonly lastEntryId?: string;
+  /** A file store: disk flushes made so far (fewer than writes when concurrent writes share one). */
+  readonly flushes?: number;
   /** A shared store: what reading the log's end before requests costs. */
   readonly catchUp?: { readonly reads: number; readonly meanMs: number; readonly maxMs: number };
 }
@@ -40,7 +42,10 @@ export interface CommandStore {
    * then make writes without awaiting. A shared store needs `engine.execute`.
    */
   readonly synchronous: boolean;
-  /** Appends the command, applies the log up to it and returns its outcome. Throws `StoreUnavailableError`. */
+  /**
+   * Appends the command, applies the log up to it and returns its outcome. Throws
+   * `StoreUnavailableError` when nothing was appended, `OutcomeUnknownError` when it may have been.
+   */
   write(entry: LoggedCommand): Applied | Promise<Applied>;
   /**
    * Applies every entry appended before the call (a shared store reads its log's end); undefined when
@@ -59,3 +64,25 @@ export class StoreUnavailableError extends Error {
 
 export const isStoreUnavailable = (value: unknown): value is StoreUnavailableError =>
   value instanceof StoreUnavailableError;
+
+/**
+ * The command reached the log, or may have (Redis took it and the answer was lost, or its read-back
+ * failed): every replica applies what the log holds, so the client is told the outcome is unknown and
+ * to read before retrying, never that nothing was changed.
+ */
+export class OutcomeUnknownError extends Error {
+  override readonly name = 'OutcomeUnknownError';
+  readonly code = 'OUTCOME_UNKNOWN';
+  /** True when the command is known to be in the log (it will be applied); false when it may be. */
+  readonly inLog: boolean;
+  /** What the client reads to learn whether it was applied (`readBeforeRetry` of the command). */
+  readonly read: string;
+  constructor(message: string, inLog: boolean, read: string) {
+    super(message);
+    this.inLog = inLog;
+    this.read = read;
+  }
+}
+
+export const isOutcomeUnknown = (value: unknown): value is OutcomeUnknownError =>
+  value instanceof OutcomeUnknownError;

@@ -16,6 +16,7 @@ import type { EngineRequest } from '../exchange.ts';
 import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
 import { positiveInteger, Ring } from '../ring.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
+import { createSecretMask } from '../secret-mask.ts';
 import { atLeast, ViolationError } from './expect.ts';
 import { findKnownId, ID_PATH_PARAMETERS } from './known-ids.ts';
 import { notesOf } from './notes.ts';
@@ -99,6 +100,14 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
   const ring = new Ring<Violation>(capacity);
   let total = 0;
   let host: InterceptorHost | undefined;
+  // Keys in a query string or a body are hidden as the journal hides them, before anything sees the
+  // violation (the admin route, `onViolation`, a thrown `ViolationError`).
+  const secretMask = createSecretMask(() => host?.state.keys.byKey.keys() ?? []);
+  const masked = (violation: Violation): Violation => {
+    const text = JSON.stringify(violation);
+    const known = secretMask.secrets().filter((secret) => text.includes(secret));
+    return known.length === 0 ? violation : (JSON.parse(secretMask.mask(text, known)) as Violation);
+  };
   /** Issues of a request, from onRequestIssues until its result is known. */
   const pending = new WeakMap<EngineRequest, { issues: readonly ValidationIssue[]; rawBody: string }>();
 
@@ -121,7 +130,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
   const push = (entry: Omit<Violation, 'seq' | 'at'>): void => {
     total += 1;
     const at = new Date(host?.clock.now() ?? 0).toISOString();
-    const violation: Violation = { seq: total, at, ...entry };
+    const violation = masked({ seq: total, at, ...entry });
     react(violation);
     ring.push(violation);
   };
@@ -129,6 +138,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
   const recordRequest = (request: EngineRequest, rawBody: string): RecordedRequest => {
     const headers: Record<string, string> = {};
     for (const [name, value] of request.headers.entries()) {
+      if (SECRET_HEADERS.has(name) && name !== 'cookie') secretMask.rememberHeaderValue(value);
       headers[name] = SECRET_HEADERS.has(name) ? REDACTED : value;
     }
     return {

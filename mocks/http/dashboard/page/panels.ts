@@ -167,7 +167,7 @@ function keyRow(key: KeyView): HTMLElement {
             )
               return;
             void attempt('Revoking the key', async () => {
-              await call('POST', `keys/${encodeURIComponent(key.key)}/revoke`);
+              await call('POST', `keys/${encodeURIComponent(key.id)}/revoke`);
               return andRefresh(`Key ${key.name} revoked: its next request is answered 401`);
             });
           },
