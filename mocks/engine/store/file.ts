@@ -149,7 +149,7 @@ export function openStateFile(
     async attach(apply, image, progress) {
       let fd: number;
       try {
-        fd = openSync(path, keep === 0 ? 'w' : 'r+');
+        fd = openSync(path, keep === 0 ? 'w+' : 'r+');
         if (keep === 0) {
           const header = headerLine(found, 0);
           writeSync(fd, header);

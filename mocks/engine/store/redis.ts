@@ -345,7 +345,8 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
   };
 
   const poll = setInterval(() => {
-    if (current === null) void catchUp();
+    // A diverged replica has nothing to poll for: it is answering 503 until restarted.
+    if (current === null && diverged === null) void catchUp().catch(() => undefined);
   }, POLL_MS);
   poll.unref();
 

@@ -78,7 +78,8 @@ export interface CommandStore {
   write(entry: LoggedCommand): Applied | Promise<Applied>;
   /**
    * Applies every entry appended before the call (a shared store reads its log's end); undefined when
-   * nothing can have been appended elsewhere. Never rejects: an unreachable store leaves local state.
+   * nothing can have been appended elsewhere. An unreachable store leaves local state (no rejection);
+   * it rejects only with a `StoreDivergedError`, once the replica lost its log's thread.
    */
   catchUp(): Promise<void> | undefined;
   health(): StoreHealth | Promise<StoreHealth>;
