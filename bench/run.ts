@@ -38,6 +38,7 @@ import { scale } from './sections/scale.ts';
 import { soak } from './sections/soak.ts';
 import { startup } from './sections/startup.ts';
 import { renderState, type StateResult, stateSection } from './sections/state.ts';
+import { renderStateGrowth, type StateGrowthResult, stateGrowthSection } from './sections/state-growth.ts';
 import { type Comparison, throughput } from './sections/throughput.ts';
 import { renderValidators, type ValidatorsResult, validatorsSection } from './sections/validators.ts';
 
@@ -56,6 +57,7 @@ const SECTIONS = [
   'agent-conformance',
   'validators',
   'state',
+  'state-growth',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -173,6 +175,11 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         stateSection({ connections: int(values.connections, 16), seconds: quick ? 2 : 5, log }),
       );
       break;
+    case 'state-growth':
+      await timed(section, () =>
+        stateGrowthSection({ sizes: quick ? [1_000, 10_000] : [10_000, 100_000], log }),
+      );
+      break;
     case 'scale':
       await timed(section, () =>
         scale({
@@ -267,6 +274,7 @@ sectionNote<AgentResult>(
 );
 sectionNote<AgentPagingResult>('agent-paging', renderAgentPaging);
 sectionNote<StateResult>('state', renderState);
+sectionNote<StateGrowthResult>('state-growth', renderStateGrowth);
 sectionNote<AgentConformanceResult>(
   'agent-conformance',
   renderAgentConformance,

@@ -14,7 +14,7 @@ import { mockKeys } from '../suites/target.ts';
 import { json, type MockProcess, type RedisServer, startMock, startRedis } from './support/state-processes.ts';
 import { scaled } from './support/timeouts.ts';
 
-const keys = mockKeys();
+const keys = { read: mockKeys().read ?? '', write: mockKeys().write ?? '' };
 
 async function submit(url: string, externalId: string, body = 'Pitch up in minutes.'): Promise<string | undefined> {
   try {

@@ -12,7 +12,7 @@ import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
 import { mockKeys } from '../suites/target.ts';
 import { json, type MockProcess, startMock } from './support/state-processes.ts';
 
-const keys = mockKeys();
+const keys = { read: mockKeys().read ?? '', write: mockKeys().write ?? '' };
 const FLAGS = ['--seed', '42', '--clock', 'frozen'];
 
 /** Submits one case; its caseId when acknowledged (202), else undefined. */
