@@ -11,12 +11,22 @@ import { createClient } from '@redis/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
 import { mockKeys } from '../suites/target.ts';
-import { json, type MockProcess, type RedisServer, startMock, startRedis } from './support/state-processes.ts';
+import {
+  json,
+  type MockProcess,
+  type RedisServer,
+  startMock,
+  startRedis,
+} from './support/state-processes.ts';
 import { scaled } from './support/timeouts.ts';
 
 const keys = { read: mockKeys().read ?? '', write: mockKeys().write ?? '' };
 
-async function submit(url: string, externalId: string, body = 'Pitch up in minutes.'): Promise<string | undefined> {
+async function submit(
+  url: string,
+  externalId: string,
+  body = 'Pitch up in minutes.',
+): Promise<string | undefined> {
   try {
     const answer = await json(`${url}/v0/moderation/cases`, {
       method: 'POST',
@@ -82,7 +92,8 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
       replicas = await Promise.all([startMock(args), startMock(args)]);
       const [a, b] = replicas as [MockProcess, MockProcess];
       const ids: string[] = [];
-      for (let i = 0; i < 6; i += 1) ids.push((await submit(i % 2 === 0 ? a.url : b.url, `wiped-${i}`)) as string);
+      for (let i = 0; i < 6; i += 1)
+        ids.push((await submit(i % 2 === 0 ? a.url : b.url, `wiped-${i}`)) as string);
       for (const id of ids) expect((await caseText(b.url, id)).status).toBe(200);
 
       const wiped = performance.now();
@@ -94,7 +105,9 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
       }
       const restartMs = performance.now() - wiped;
       const ms = await untilDiverged(replicas, scaled(5_000));
-      expect(ms, `${ms} ms to diverged (Redis back after ${Math.round(restartMs)} ms)`).toBeLessThan(scaled(1_000));
+      expect(ms, `${ms} ms to diverged (Redis back after ${Math.round(restartMs)} ms)`).toBeLessThan(
+        scaled(1_000),
+      );
       for (const replica of replicas) {
         const health = await json(`${replica.url}/__mock/health`);
         expect(health.status).toBe(503);
@@ -103,7 +116,9 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
         const read = await caseText(replica.url, ids[0] as string);
         expect(read.status).toBe(503);
         expect(read.text).toMatch(/diverged/);
-        expect((await fetch(`${replica.url}/v0/agents`, { headers: { 'x-api-key': keys.read } })).status).toBe(503);
+        expect(
+          (await fetch(`${replica.url}/v0/agents`, { headers: { 'x-api-key': keys.read } })).status,
+        ).toBe(503);
         const write = await json(`${replica.url}/v0/moderation/cases`, {
           method: 'POST',
           headers: { 'x-api-key': keys.write },
@@ -116,7 +131,8 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
       const fresh = await startMock(args);
       replicas.push(fresh);
       const again: string[] = [];
-      for (let i = 0; i < 6; i += 1) again.push((await submit(fresh.url, `wiped-${i}`, 'other content')) as string);
+      for (let i = 0; i < 6; i += 1)
+        again.push((await submit(fresh.url, `wiped-${i}`, 'other content')) as string);
       expect(again.every((id) => typeof id === 'string')).toBe(true);
       expect(again.filter((id) => ids.includes(id))).toEqual([]);
       // The diverged replicas stay diverged (until restarted), even though the store has a log again.
@@ -152,7 +168,9 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
       expect(fromC.text).toBe(fromA.text);
     }
     const agents = await Promise.all(
-      [a, c].map(async (r) => (await fetch(`${r.url}/v0/agents`, { headers: { 'x-api-key': keys.read } })).text()),
+      [a, c].map(async (r) =>
+        (await fetch(`${r.url}/v0/agents`, { headers: { 'x-api-key': keys.read } })).text(),
+      ),
     );
     expect(agents[1]).toBe(agents[0]);
   });

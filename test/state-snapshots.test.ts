@@ -4,7 +4,7 @@
  * refused with a note, the previous one used) and answers as before; a `kill -9` while it compacts
  * loses no acknowledged write. The compaction interval is set small with CCA_MOCK_SNAPSHOT_EVERY.
  */
-import { readFileSync, rmSync, writeFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,10 @@ describe('cca-kit mock --state-file: snapshots and compaction', () => {
     mock = await startMock([...FLAGS, '--state-file', file]);
     expect(mock.output()).toMatch(/snapshot at 60, 75 writes in all/);
     const health = await json(`${mock.url}/__mock/health`);
-    expect(health.body).toMatchObject({ status: 'ready', store: { position: 75, snapshot: { position: 60 } } });
+    expect(health.body).toMatchObject({
+      status: 'ready',
+      store: { position: 75, snapshot: { position: 60 } },
+    });
     const after = await Promise.all(ids.map((id) => caseText(mock?.url as string, id)));
     expect(after).toEqual(before);
     await mock.stop('SIGTERM');

@@ -50,7 +50,11 @@ function commandLine(i: number, real: number): string {
           submission: sampleSubmission({ externalId: `growth-${i}` }),
         }
       : kind === 9
-        ? { type: 'organization.moderationMode', organizationId: 'org_globex', mode: i % 20 === 9 ? 'standard' : 'ad_policy' }
+        ? {
+            type: 'organization.moderationMode',
+            organizationId: 'org_globex',
+            mode: i % 20 === 9 ? 'standard' : 'ad_policy',
+          }
         : {
             type: 'moderation.submit',
             organizationId: 'org_acme',
@@ -147,7 +151,14 @@ async function fileRows(n: number, dir: string): Promise<GrowthRow[]> {
   const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const rows: GrowthRow[] = [];
   const before = await startTimed([...ARGS, '--state-file', file], { CCA_MOCK_SNAPSHOT_EVERY: '0' });
-  rows.push({ store: 'file', commands: n, phase: 'before compaction', firstOkMs: before.firstOkMs, rssMiB: before.rssMiB, logSize: mib(statSync(file).size) });
+  rows.push({
+    store: 'file',
+    commands: n,
+    phase: 'before compaction',
+    firstOkMs: before.firstOkMs,
+    rssMiB: before.rssMiB,
+    logSize: mib(statSync(file).size),
+  });
   await stop(before.child);
   // One write past the interval: a snapshot and a compaction.
   const compacting = await startTimed([...ARGS, '--state-file', file], { CCA_MOCK_SNAPSHOT_EVERY: '1000' });
@@ -188,7 +199,14 @@ async function redisRows(n: number): Promise<GrowthRow[]> {
     const length = async (): Promise<string> =>
       `${await client.sendCommand<number>(['XLEN', 'cca-kit:log'])} entries`;
     const before = await startTimed([...ARGS, '--state', url], { CCA_MOCK_SNAPSHOT_EVERY: '0' });
-    rows.push({ store: 'redis', commands: n, phase: 'before compaction', firstOkMs: before.firstOkMs, rssMiB: before.rssMiB, logSize: await length() });
+    rows.push({
+      store: 'redis',
+      commands: n,
+      phase: 'before compaction',
+      firstOkMs: before.firstOkMs,
+      rssMiB: before.rssMiB,
+      logSize: await length(),
+    });
     await stop(before.child);
     const compacting = await startTimed([...ARGS, '--state', url], { CCA_MOCK_SNAPSHOT_EVERY: '1000' });
     // The replica snapshots once it has caught up; wait for the key.
@@ -198,7 +216,14 @@ async function redisRows(n: number): Promise<GrowthRow[]> {
     }
     await stop(compacting.child);
     const after = await startTimed([...ARGS, '--state', url], { CCA_MOCK_SNAPSHOT_EVERY: '0' });
-    rows.push({ store: 'redis', commands: n, phase: 'after compaction', firstOkMs: after.firstOkMs, rssMiB: after.rssMiB, logSize: `${await length()} + snapshot` });
+    rows.push({
+      store: 'redis',
+      commands: n,
+      phase: 'after compaction',
+      firstOkMs: after.firstOkMs,
+      rssMiB: after.rssMiB,
+      logSize: `${await length()} + snapshot`,
+    });
     await stop(after.child);
     return rows;
   } finally {
@@ -217,7 +242,9 @@ export async function stateGrowthSection(options: {
     for (const n of options.sizes) {
       for (const row of [...(await fileRows(n, dir)), ...(await redisRows(n))]) {
         rows.push(row);
-        options.log(`   ${row.store} ${row.commands} ${row.phase}: first 200 in ${row.firstOkMs} ms, RSS ${row.rssMiB} MiB (${row.logSize})`);
+        options.log(
+          `   ${row.store} ${row.commands} ${row.phase}: first 200 in ${row.firstOkMs} ms, RSS ${row.rssMiB} MiB (${row.logSize})`,
+        );
       }
     }
   } finally {

@@ -181,8 +181,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     return applyCommand(target, real === entry.real ? entry : { ...entry, real }, partAppliers);
   };
   // The clock's offset, read at the real time it counts from (so any pinned time gives the same).
-  const clockOffset = (): number =>
-    clock.pinned(clock.realStart, () => clock.now()) - clock.start;
+  const clockOffset = (): number => clock.pinned(clock.realStart, () => clock.now()) - clock.start;
   const image: ImageAccess = {
     take: (): EngineImage => ({ state, clock, lastReal, clockOffset: clockOffset() }),
     put(loaded) {

@@ -160,7 +160,8 @@ export const mockCommand: Command = {
     // progress (mocks/http/starting.ts), then the server takes it over.
     const progress: LoadProgress = { phase: 'opening', applied: 0, total: null };
     const gate = persistentFlags ? await openStartingPort(port, host, progress) : undefined;
-    if (gate !== undefined) io.stdout(`cca-kit mock starting on ${gate.url} (503 until its state is loaded)\n`);
+    if (gate !== undefined)
+      io.stdout(`cca-kit mock starting on ${gate.url} (503 until its state is loaded)\n`);
     // A persistent engine is built here, so the journal the server would install goes in with it.
     const persistent = await openPersistentState(
       values['state-file'],

@@ -42,10 +42,7 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
       const why = store.connected
         ? `${store.lag ?? 'unknown'} writes behind the log`
         : `store unreachable: ${store.lastError ?? 'no answer'}`;
-      return ok(
-        { success: false, error: `Behind: ${why}`, status: 'behind', store, clock: clockView },
-        503,
-      );
+      return ok({ success: false, error: `Behind: ${why}`, status: 'behind', store, clock: clockView }, 503);
     },
   },
   {

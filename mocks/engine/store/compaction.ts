@@ -11,15 +11,7 @@
  *
  * Leftover `.tmp` files of a kill are removed at the next start. Node only.
  */
-import {
-  closeSync,
-  fdatasyncSync,
-  openSync,
-  readSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fdatasyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import type { StateOrigin } from './origin.ts';
 import {
   encodeSnapshot,
@@ -69,9 +61,7 @@ export function loadLatestSnapshot(
     }
     // A reset's snapshot is written before the log is cut: it may be one past the log's end.
     if (position > total && !(found.header.reset === true && position === total + 1)) {
-      notes.push(
-        `refused snapshot ${file}: it covers ${position} commands, the log holds only ${total}`,
-      );
+      notes.push(`refused snapshot ${file}: it covers ${position} commands, the log holds only ${total}`);
       continue;
     }
     return found;
@@ -104,7 +94,12 @@ export function compactLog(step: Compaction): {
   const { path, header } = step;
   const epoch = header.epoch ?? null;
   const bytes = encodeSnapshot(
-    { fingerprint: header.fingerprint, epoch, position: step.position, ...(step.reset ? { reset: true } : {}) },
+    {
+      fingerprint: header.fingerprint,
+      epoch,
+      position: step.position,
+      ...(step.reset ? { reset: true } : {}),
+    },
     step.image,
   );
   const temporary = `${latestOf(path)}.tmp`;

@@ -9,28 +9,26 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { ActionTable } from '../../../fixtures/generate/table.ts';
-import type { EngineImage } from './types.ts';
 import { MetricsAccumulator, TagAccumulator } from '../data/analytics.ts';
 import { SortedIndex } from '../data/sorted-index.ts';
 import { DataBaseline } from '../data-file/data-baseline.ts';
 import type { EngineState } from '../state.ts';
 import { SerialisedJson } from '../types.ts';
+import type { EngineImage } from './types.ts';
 
 /** Classes whose instances are plain fields (no private state): their prototype is put back by name. */
 const CLASSES: ReadonlyMap<string, object> = new Map(
-  [ActionTable, SortedIndex, DataBaseline, MetricsAccumulator, TagAccumulator, SerialisedJson].map(
-    (type) => [type.name, type.prototype as object],
-  ),
+  [ActionTable, SortedIndex, DataBaseline, MetricsAccumulator, TagAccumulator, SerialisedJson].map((type) => [
+    type.name,
+    type.prototype as object,
+  ]),
 );
 const PLAIN = new Set<unknown>([Object.prototype, Array.prototype, Map.prototype, Set.prototype, null]);
 
 type Tag = readonly [index: number, name: string];
 
 /** Objects met in a fixed order (keys, elements, Map entries, Set values): the same on both sides. */
-function walk(
-  root: unknown,
-  visit: (value: object, index: number) => object | 'leaf' | undefined,
-): unknown {
+function walk(root: unknown, visit: (value: object, index: number) => object | 'leaf' | undefined): unknown {
   const seen = new Map<object, object>();
   let count = 0;
   const step = (value: unknown): unknown => {

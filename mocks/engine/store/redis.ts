@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from '@redis/client';
 import type { LoggedCommand } from '../commands/types.ts';
+import { captureImage, restoreImage } from './image.ts';
 import type { PendingStore } from './open.ts';
 import {
   checkOrigin,
@@ -25,7 +26,6 @@ import {
   type StateOrigin,
   StateStoreError,
 } from './origin.ts';
-import { captureImage, restoreImage } from './image.ts';
 import {
   compareIds,
   readRedisSnapshot,
@@ -76,7 +76,6 @@ export function parseRedisLocation(text: string): RedisLocation | string {
 const READ_BACK_MS = 5_000;
 const BATCH = 1_000;
 const POLL_MS = 500;
-
 
 /**
  * Connects, checks or sets the origin; the log is read when the engine attaches.
@@ -276,11 +275,15 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
         ]);
         const now = originText === null ? null : ((JSON.parse(originText) as StateOrigin).epoch ?? null);
         if (originText === null) {
-          diverge(`the store lost its log: ${keys.origin} is gone (wiped, or a new Redis); this replica applied ${applied} commands of epoch ${epoch ?? 'none'}`);
+          diverge(
+            `the store lost its log: ${keys.origin} is gone (wiped, or a new Redis); this replica applied ${applied} commands of epoch ${epoch ?? 'none'}`,
+          );
           break;
         }
         if (now !== epoch) {
-          diverge(`the log was replaced: its epoch is ${now ?? 'none'}, this replica applied ${applied} commands of epoch ${epoch ?? 'none'}`);
+          diverge(
+            `the log was replaced: its epoch is ${now ?? 'none'}, this replica applied ${applied} commands of epoch ${epoch ?? 'none'}`,
+          );
           break;
         }
         let fresh = messages;
@@ -288,7 +291,9 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
           if (messages[0]?.[0] !== position) {
             // The entry this replica applied last was trimmed away (or lost): the snapshot covers it.
             if (await loadSnapshot(position)) continue;
-            diverge(`entry ${position} this replica applied last is no longer in ${logKey} and no snapshot covers it`);
+            diverge(
+              `entry ${position} this replica applied last is no longer in ${logKey} and no snapshot covers it`,
+            );
             break;
           }
           fresh = messages.slice(1);
@@ -330,7 +335,8 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
   let current: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   const catchUp = (): Promise<void> => {
-    if (diverged !== null) return Promise.reject(new StoreDivergedError(`this replica diverged: ${diverged}`));
+    if (diverged !== null)
+      return Promise.reject(new StoreDivergedError(`this replica diverged: ${diverged}`));
     if (current === null) {
       current = round().finally(() => {
         current = null;

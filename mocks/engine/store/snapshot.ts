@@ -70,8 +70,7 @@ export function decodeSnapshot(bytes: Uint8Array, expected: SnapshotExpectation)
   if ((header.epoch ?? null) !== expected.epoch)
     return `of another log (epoch ${header.epoch ?? 'none'}, the log's is ${expected.epoch ?? 'none'})`;
   const image = buffer.subarray(end + 1);
-  if (image.byteLength !== header.bytes)
-    return `cut short (${image.byteLength} of ${header.bytes} bytes)`;
+  if (image.byteLength !== header.bytes) return `cut short (${image.byteLength} of ${header.bytes} bytes)`;
   if (sha256(image) !== header.sha256) return 'checksum mismatch (damaged)';
   return { header, image };
 }
@@ -101,10 +100,7 @@ export function syncDirectory(path: string): void {
 }
 
 /** The snapshot file at `path`: undefined when absent, else the snapshot or why it is refused. */
-export function readSnapshotFile(
-  path: string,
-  expected: SnapshotExpectation,
-): Snapshot | string | undefined {
+export function readSnapshotFile(path: string, expected: SnapshotExpectation): Snapshot | string | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
