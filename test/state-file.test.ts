@@ -67,7 +67,7 @@ describe('cca-kit mock --state-file', () => {
     await mock.stop('SIGTERM');
 
     mock = await startMock([...FLAGS, '--state-file', file]);
-    expect(mock.output()).toMatch(/State {8}: file .* \(5 writes replayed/);
+    expect(mock.output()).toMatch(/State {8}: file .* \(5 writes in all/);
     const again = mock.url;
     // The created key still works, the revoked one is still refused (spec 5.6).
     expect((await fetch(`${again}/v0/agents`, { headers: { 'x-api-key': writeKey } })).status).toBe(200);
