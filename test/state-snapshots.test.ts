@@ -4,12 +4,17 @@
  * refused with a note, the previous one used) and answers as before; a `kill -9` while it compacts
  * loses no acknowledged write. The compaction interval is set small with CCA_MOCK_SNAPSHOT_EVERY.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
+import { openStateFile } from '../mocks/engine/store/file.ts';
+import { createPersistentEngine } from '../mocks/engine/store/open.ts';
 import { mockKeys } from '../suites/target.ts';
+import { ROOT } from './support/processes.ts';
 import { json, type MockProcess, startMock } from './support/state-processes.ts';
 
 const keys = { read: mockKeys().read ?? '', write: mockKeys().write ?? '' };
@@ -134,5 +139,65 @@ describe('cca-kit mock --state-file: snapshots and compaction', () => {
     for (const [, caseId] of acknowledged) expect((await caseText(mock.url, caseId)).status).toBe(200);
     await mock.stop('SIGTERM');
     mock = undefined;
+  });
+
+  it('the port answers 503 with Retry-After and the replay progress until the state is loaded, then serves; ready is printed after', async () => {
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '0';
+    const file = join(dir, 'long.state');
+    const made = await createPersistentEngine({ seed: 42, clock: 'frozen' }, (d, p) =>
+      openStateFile(file, d, p, { snapshotEvery: 0 }),
+    );
+    await made.store.close();
+    const lines: string[] = [];
+    for (let i = 0; i < 30_000; i += 1) {
+      const command = {
+        type: 'moderation.submit',
+        organizationId: 'org_acme',
+        submission: sampleSubmission({ externalId: `long-${i % 3_000}` }),
+      };
+      lines.push(JSON.stringify({ real: made.origin.clockStart, command }));
+    }
+    appendFileSync(file, `${lines.join('\n')}\n`);
+    const child = spawn(
+      process.execPath,
+      [`${ROOT}bin/cca-kit.js`, 'mock', '--port', '0', ...FLAGS, '--state-file', file],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => {
+      output += c.toString();
+    });
+    try {
+      const deadline = performance.now() + 30_000;
+      while (!/starting on/.test(output) && performance.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      const url = /starting on (http:\/\/\S+)/.exec(output)?.[1] as string;
+      const refusals: { retryAfter: string | null; body: Record<string, unknown> }[] = [];
+      let status = 0;
+      while (status !== 200 && performance.now() < deadline) {
+        const answer = await fetch(`${url}/v0/agents`, { headers: { 'x-api-key': keys.read } });
+        status = answer.status;
+        if (status === 503) {
+          refusals.push({
+            retryAfter: answer.headers.get('retry-after'),
+            body: (await answer.json()) as Record<string, unknown>,
+          });
+        } else await answer.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(status).toBe(200);
+      expect(refusals.length).toBeGreaterThan(0);
+      for (const refusal of refusals) {
+        expect(refusal.retryAfter).toBe('1');
+        expect(refusal.body).toMatchObject({ success: false, status: 'starting' });
+        expect(refusal.body['error']).toMatch(/the mock is starting/);
+      }
+      expect(refusals.some((r) => (r.body['progress'] as { phase: string }).phase === 'replay')).toBe(true);
+      while (!/ready in/.test(output) && performance.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(output).toMatch(/ready in \d+ ms \(first answer served\)/);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });
