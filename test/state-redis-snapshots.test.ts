@@ -127,6 +127,8 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
         expect(write.status).toBe(503);
       }
 
+      // Nothing a diverged replica was asked to write landed in the store (a new log would apply it).
+      expect(await redisCommand(store, ['EXISTS', 'cca-kit:log'])).toBe(0);
       // A replica started now builds a new log (a new epoch): the same externalIds get other caseIds.
       const fresh = await startMock(args);
       replicas.push(fresh);

@@ -169,6 +169,27 @@ interface LogClient {
 
 const DEFAULT_SNAPSHOT_EVERY = 10_000;
 
+/**
+ * Appends only to the log of this epoch: a write that reaches a wiped or replaced Redis never lands
+ * in a new log (where replicas of the new epoch would apply it) and is known not to have been written.
+ */
+const APPEND_SCRIPT = `
+local origin = redis.call('GET', KEYS[1])
+if not origin then return false end
+if cjson.decode(origin).epoch ~= ARGV[1] then return false end
+return redis.call('XADD', KEYS[2], '*', 'c', ARGV[2])
+`;
+
+const appendIfEpoch = (originKey: string, logKey: string, epoch: string, text: string): string[] => [
+  'EVAL',
+  APPEND_SCRIPT,
+  '2',
+  originKey,
+  logKey,
+  epoch,
+  text,
+];
+
 interface SharedStoreParts {
   readonly client: LogClient;
   readonly location: RedisLocation;
@@ -364,8 +385,19 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
       const nonce = `${replica}:${++issued}`;
       const own = new Promise<Applied>((resolve) => waiters.set(nonce, resolve));
       try {
-        await client.sendCommand(['XADD', logKey, '*', 'c', JSON.stringify({ ...entry, origin: nonce })]);
+        const text = JSON.stringify({ ...entry, origin: nonce });
+        const added = await client.sendCommand<string | null>(
+          epoch === null ? ['XADD', logKey, '*', 'c', text] : appendIfEpoch(keys.origin, logKey, epoch, text),
+        );
+        if (added === null) {
+          waiters.delete(nonce);
+          diverge(
+            `the log was wiped or replaced before a write (${keys.origin} no longer of epoch ${epoch})`,
+          );
+          throw new StoreDivergedError(`this replica diverged: ${diverged}; nothing was appended`);
+        }
       } catch (cause) {
+        if (cause instanceof StoreDivergedError) throw cause;
         waiters.delete(nonce);
         throw new StoreUnavailableError(
           `Redis at ${location.display}: ${cause instanceof Error ? cause.message : String(cause)}`,
