@@ -8,7 +8,13 @@
  *   requests share one read that started after they arrived, so under load it costs one round trip
  *   per batch of requests, not per request;
  * - Redis lost: a write answers 503 (nothing was appended); reads answer from local state; a timer
- *   and the next requests catch up when Redis is back.
+ *   and the next requests catch up when Redis is back;
+ * - the origin carries the log's epoch: each read checks it with the entries, and a write appends
+ *   only to the log of its epoch. A replica that finds the origin gone or of another epoch, or the
+ *   entry it applied last no longer in the stream with no snapshot covering it, is `diverged`: it
+ *   answers 503 for shared state until restarted (`StoreDivergedError`);
+ * - snapshots (`redis-snapshot.ts`) let the stream be trimmed; a replica whose last entry was trimmed
+ *   away loads the latest snapshot and goes on from its entry.
  *
  * Client: `@redis/client`, the core of the official node-redis (typed, pure JavaScript, no
  * dependencies, Node >= 20). Commands go through `sendCommand` with plain argument arrays, the same
