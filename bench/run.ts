@@ -57,6 +57,7 @@ import { scale } from './sections/scale.ts';
 import { soak } from './sections/soak.ts';
 import { startup } from './sections/startup.ts';
 import { renderState, type StateResult, stateSection } from './sections/state.ts';
+import { renderStateGrowth, type StateGrowthResult, stateGrowthSection } from './sections/state-growth.ts';
 import { type Comparison, throughput } from './sections/throughput.ts';
 import { renderValidators, type ValidatorsResult, validatorsSection } from './sections/validators.ts';
 
@@ -78,6 +79,7 @@ const SECTIONS = [
   'validators',
   'state',
   'group-commit',
+  'state-growth',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -201,6 +203,11 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         groupCommitSection({ writers: 16, readers: 4, seconds: quick ? 2 : 3, rounds: quick ? 1 : 3, log }),
       );
       break;
+    case 'state-growth':
+      await timed(section, () =>
+        stateGrowthSection({ sizes: quick ? [1_000, 10_000] : [10_000, 100_000], log }),
+      );
+      break;
     case 'scale':
       await timed(section, () =>
         scale({
@@ -318,6 +325,7 @@ sectionNote<AgentResult>(
 sectionNote<AgentPagingResult>('agent-paging', renderAgentPaging);
 sectionNote<StateResult>('state', renderState);
 sectionNote<GroupCommitResult>('group-commit', renderGroupCommit, '; load average {load} before');
+sectionNote<StateGrowthResult>('state-growth', renderStateGrowth);
 sectionNote<AgentConformanceResult>(
   'agent-conformance',
   renderAgentConformance,

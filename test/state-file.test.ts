@@ -67,7 +67,7 @@ describe('cca-kit mock --state-file', () => {
     await mock.stop('SIGTERM');
 
     mock = await startMock([...FLAGS, '--state-file', file]);
-    expect(mock.output()).toMatch(/State {8}: file .* \(5 writes replayed/);
+    expect(mock.output()).toMatch(/State {8}: file .* \(5 writes in all/);
     const again = mock.url;
     // The created key still works, the revoked one is still refused (spec 5.6).
     expect((await fetch(`${again}/v0/agents`, { headers: { 'x-api-key': writeKey } })).status).toBe(200);
@@ -88,7 +88,7 @@ describe('cca-kit mock --state-file', () => {
     const clock = (await json(`${again}/__mock/clock`)).body['clock'] as { now: number };
     expect(clock.now).toBeGreaterThanOrEqual(clockBefore);
     const health = await json(`${again}/__mock/health`);
-    expect(health.body).toMatchObject({ status: 'ok', store: { store: 'file', position: 6, lag: 0 } });
+    expect(health.body).toMatchObject({ status: 'ready', store: { store: 'file', position: 6, lag: 0 } });
   }, 60_000);
 
   it('an answered write survives SIGKILL (each write is flushed to disk before its answer)', async () => {
@@ -142,7 +142,7 @@ describe('cca-kit mock --state-file', () => {
     try {
       expect(started.output()).toMatch(/note: dropped a cut-off last line/);
       const health = await json(`${started.url}/__mock/health`);
-      expect(health.body).toMatchObject({ status: 'ok', store: { store: 'file', position: 7 } });
+      expect(health.body).toMatchObject({ status: 'ready', store: { store: 'file', position: 7 } });
     } finally {
       await started.stop('SIGTERM');
     }

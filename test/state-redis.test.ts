@@ -122,7 +122,7 @@ describe('cca-kit mock --state redis:// (three replicas behind a round-robin pro
     const positions = healths.map((h) => (h.body['store'] as { position: number }).position);
     expect(new Set(positions).size).toBe(1);
     expect(healths[2]?.body).toMatchObject({
-      status: 'ok',
+      status: 'ready',
       store: { store: 'redis', lag: 0, connected: true },
     });
   });

@@ -45,6 +45,8 @@ import { createMemoryStore } from './store/memory.ts';
 import {
   type ApplyEntry,
   type CommandStore,
+  type EngineImage,
+  type ImageAccess,
   isOutcomeUnknown,
   isStoreUnavailable,
   type StoreHealth,
@@ -95,9 +97,12 @@ export interface Engine {
   catchUp(): Promise<void> | undefined;
   /**
    * Puts the engine on another store (`mocks/engine/store/`); `open` receives the one function that
-   * applies a logged command. Used at start, before the first request, by `--state-file` and `--state`.
+   * applies a logged command, and `image` to take the state for a snapshot or put a loaded one back.
+   * Used at start, before the first request, by `--state-file` and `--state`.
    */
-  useStore(open: (apply: ApplyEntry) => CommandStore | Promise<CommandStore>): Promise<CommandStore>;
+  useStore(
+    open: (apply: ApplyEntry, image: ImageAccess) => CommandStore | Promise<CommandStore>,
+  ): Promise<CommandStore>;
   /** The store's log position, lag and reachability (`GET /__mock/health`). */
   storeHealth(): Promise<StoreHealth>;
 }
@@ -162,8 +167,8 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
   const origin = engineOptions.origin;
   let state =
     origin === undefined
-      ? createEngineState(options, parts)
-      : clock.pinned(origin, () => createEngineState(options, parts));
+      ? createEngineState(options, parts, engineOptions.idEpoch)
+      : clock.pinned(origin, () => createEngineState(options, parts, engineOptions.idEpoch));
   const target = {
     get state() {
       return state;
@@ -171,7 +176,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     clock,
     reset() {
       clock.reset();
-      state = createEngineState(options, parts);
+      state = createEngineState(options, parts, engineOptions.idEpoch);
       faults.clear();
     },
   };
@@ -185,6 +190,16 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     const real = Math.max(entry.real, lastReal);
     lastReal = real;
     return applyCommand(target, real === entry.real ? entry : { ...entry, real }, partAppliers);
+  };
+  // The clock's offset, read at the real time it counts from (so any pinned time gives the same).
+  const clockOffset = (): number => clock.pinned(clock.realStart, () => clock.now()) - clock.start;
+  const image: ImageAccess = {
+    take: (): EngineImage => ({ state, clock, lastReal, clockOffset: clockOffset() }),
+    put(loaded) {
+      state = loaded.state;
+      lastReal = loaded.lastReal;
+      clock.pinned(clock.realStart, () => clock.set(clock.start + loaded.clockOffset));
+    },
   };
   let store: CommandStore = createMemoryStore(applyEntry);
   const stamp = (command: Command): LoggedCommand => ({ real: clock.realTime(), command });
@@ -538,7 +553,25 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
       for (const interceptor of interceptors) current = interceptor.rewriteRequest?.(current) ?? current;
       // A shared store: what any replica answered before this request started is applied first.
       const behind = store.catchUp();
-      if (behind !== undefined) await behind;
+      if (behind !== undefined) {
+        // A replica that lost its log's thread (diverged) answers nothing from shared state; its
+        // health still answers, to say why.
+        const refused = await behind.then(
+          () => undefined,
+          (error: unknown) => error ?? new Error('catch-up failed'),
+        );
+        if (refused !== undefined && current.url.pathname !== '/__mock/health') {
+          if (!isStoreUnavailable(refused)) throw refused;
+          current.body?.discard();
+          const body = { success: false, error: `Service unavailable: ${refused.message}` };
+          return answered(
+            request,
+            current,
+            jsonResponse(503, body, { 'x-mock-error-code': refused.code }, current.method === 'HEAD'),
+            note,
+          );
+        }
+      }
       const answer = await pipeline(current, note);
       // Whatever the pipeline did not read (an early 401, a GET with a body) is not wanted.
       current.body?.discard();
@@ -568,7 +601,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     run,
     catchUp: () => store.catchUp(),
     async useStore(open) {
-      store = await open(applyEntry);
+      store = await open(applyEntry, image);
       return store;
     },
     storeHealth: async () => store.health(),

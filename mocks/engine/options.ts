@@ -63,6 +63,11 @@ export interface EngineOptions {
    * sets it to its log's origin so a restart or another replica builds the same state; default now.
    */
   readonly origin?: number;
+  /**
+   * A persistent log's epoch: mixed into the seed of generated ids (caseId, evaluationId, workflow
+   * ids), so a log started again after a wipe never hands out an id the old one gave other content.
+   */
+  readonly idEpoch?: string;
 }
 
 export interface NormalizedEngineOptions {

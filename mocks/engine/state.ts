@@ -33,7 +33,11 @@ export interface EngineState {
  * Builds the state of a fresh engine: the seeded data set anchored at the clock's current time, then
  * the data files through the data-file part (an engine without it refuses files).
  */
-export function createEngineState(options: NormalizedEngineOptions, parts: EngineParts): EngineState {
+export function createEngineState(
+  options: NormalizedEngineOptions,
+  parts: EngineParts,
+  idEpoch?: string,
+): EngineState {
   if (options.data.files.length > 0 && parts.dataFiles === undefined)
     throw new Error(missingPart('Data files', 'dataFiles'));
   const clock = options.clock;
@@ -50,7 +54,11 @@ export function createEngineState(options: NormalizedEngineOptions, parts: Engin
       searchCap: options.searchCap,
       rememberAnswers: options.rememberAnswers,
     }),
-    moderation: createModerationState({ seed: options.seed, ...options.moderation, clock }),
+    moderation: createModerationState({
+      seed: idEpoch === undefined ? options.seed : `${String(options.seed)}~${idEpoch}`,
+      ...options.moderation,
+      clock,
+    }),
     ingestion: createIngestionState({ ...options.ingestion, clock }),
     replies: createRepliesState({ seed: options.seed, adminToken: options.adminToken }),
     savedSearches: createSavedSearchState(),

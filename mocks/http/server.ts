@@ -44,6 +44,11 @@ export interface MockServerOptions extends EngineOptions {
   readonly port?: number;
   /** An engine to serve instead of creating one from the other options. */
   readonly engine?: Engine;
+  /**
+   * A server already listening (the start-up port of `starting.ts`, answering 503 while the state
+   * loads): this one takes its requests over instead of opening a port, so the port never closes.
+   */
+  readonly server?: Server;
   readonly limits?: Partial<ServerLimits>;
   /** The agent interface (MCP at /mcp, /llms.txt, /agent/...) on the same port; `false` serves REST only. */
   readonly agent?: false | AgentServerOptions;
@@ -167,6 +172,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     agent: agentOptions,
     agentLoad = 'start',
     journal: journalOptions = {},
+    server: listening,
     ...engineOptions
   } = options;
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
@@ -208,12 +214,16 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   if (agentRouteOptions !== undefined && agentLoad === 'start') await loadAgent(agentRouteOptions);
 
   // Node checks the header/request time-outs on an interval; 1 s keeps them close to their values.
-  const server = createServer(
-    { maxHeaderSize: limits.maxHeaderSize, connectionsCheckingInterval: 1_000 },
-    (req, res) => {
-      void serve(req, res);
-    },
-  );
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    void serve(req, res);
+  };
+  const server =
+    listening ??
+    createServer({ maxHeaderSize: limits.maxHeaderSize, connectionsCheckingInterval: 1_000 }, handle);
+  if (listening !== undefined) {
+    server.removeAllListeners('request');
+    server.on('request', handle);
+  }
   server.headersTimeout = limits.headersTimeout;
   server.requestTimeout = limits.requestTimeout;
   server.keepAliveTimeout = limits.keepAliveTimeout;
@@ -271,13 +281,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
+  if (listening === undefined) {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  }
   const address = server.address() as AddressInfo;
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   fallbackOrigin = `http://${urlHost}:${address.port}`;

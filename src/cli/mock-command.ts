@@ -4,12 +4,14 @@ import { CHAOS_FLAGS, CHAOS_USAGE, sdkInterceptorsFromFlags } from '../../mocks/
 import { CHOICE_NAMES, choiceValues, describeChoices } from '../../mocks/engine/choices/index.ts';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
 import type { LatencyOption } from '../../mocks/engine/moderation/index.ts';
+import type { LoadProgress } from '../../mocks/engine/store/types.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
+import { openStartingPort } from '../../mocks/http/starting.ts';
 import { choiceFlag } from './choice-flag.ts';
 import { readDataFiles } from './data-files.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags, textModeFromFlag } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
-import { openPersistentState } from './state-flags.ts';
+import { openPersistentState, snapshotEveryOf } from './state-flags.ts';
 
 const USAGE = `Usage: cca-kit mock [options]
 
@@ -150,14 +152,34 @@ export const mockCommand: Command = {
       ...(choices === undefined ? {} : { choices }),
       interceptors: sdk.interceptors,
     } as const;
+    const port = integerFlag('port', values.port, 4010, 65_535);
+    const host = values.host ?? '127.0.0.1';
+    const persistentFlags = values['state-file'] !== undefined || values.state !== undefined;
+    const snapshotEvery = snapshotEveryOf(process.env['CCA_MOCK_SNAPSHOT_EVERY']);
+    // A persistent state can take a while to load: its port is open at once and answers 503 with the
+    // progress (mocks/http/starting.ts), then the server takes it over.
+    const progress: LoadProgress = { phase: 'opening', applied: 0, total: null };
+    const gate = persistentFlags ? await openStartingPort(port, host, progress) : undefined;
+    if (gate !== undefined)
+      io.stdout(`cca-kit mock starting on ${gate.url} (503 until its state is loaded)\n`);
     // A persistent engine is built here, so the journal the server would install goes in with it.
-    const persistent = await openPersistentState(values['state-file'], values.state, {
-      ...engineOptions,
-      interceptors: [...engineOptions.interceptors, createJournal({ capacity: journalSize })],
+    const persistent = await openPersistentState(
+      values['state-file'],
+      values.state,
+      {
+        ...engineOptions,
+        interceptors: [...engineOptions.interceptors, createJournal({ capacity: journalSize })],
+      },
+      progress,
+      snapshotEvery,
+    ).catch(async (error: unknown) => {
+      await gate?.close();
+      throw error;
     });
     const mock = await startMockServer({
-      port: integerFlag('port', values.port, 4010, 65_535),
-      host: values.host ?? '127.0.0.1',
+      port,
+      host,
+      ...(gate === undefined ? {} : { server: gate.server }),
       ...(persistent === undefined ? engineOptions : { engine: persistent.engine }),
       journal: { capacity: journalSize },
       agent: { sandbox: sandboxOptionsFromFlags(values), text: textModeFromFlag(values.text) },
@@ -168,6 +190,12 @@ export const mockCommand: Command = {
       throw error;
     });
     const { engine } = mock;
+    // The ready time is that of the first answer served, through the port, as a client gets it.
+    await fetch(`${mock.url}/__mock/health`).then(
+      (answer) => answer.arrayBuffer(),
+      () => undefined,
+    );
+    const readyMs = Math.round(performance.now() - started);
     const keys = engine.admin.listKeys();
     io.stdout(
       [
@@ -187,7 +215,7 @@ export const mockCommand: Command = {
           engine.options.choices,
         )
           .map((c) => `, choice ${c}`)
-          .join('')}, ready in ${Math.round(performance.now() - started)} ms`,
+          .join('')}, ready in ${readyMs} ms (first answer served)`,
         '',
         `${dataPaths.length === 0 ? 'Seeded' : 'Loaded'} API keys (send as X-API-Key):`,
         formatTable(

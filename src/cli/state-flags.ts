@@ -4,6 +4,7 @@
  */
 import type { EngineOptions } from '../../mocks/engine/options.ts';
 import type { PersistentEngine } from '../../mocks/engine/store/open.ts';
+import type { LoadProgress } from '../../mocks/engine/store/types.ts';
 import { UsageError } from './io.ts';
 
 export interface OpenedState extends PersistentEngine {
@@ -11,11 +12,22 @@ export interface OpenedState extends PersistentEngine {
   readonly summary: string;
 }
 
+/** Commands between snapshots: `CCA_MOCK_SNAPSHOT_EVERY` (0: never; a reset still compacts). */
+export function snapshotEveryOf(raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const every = Number(raw);
+  if (!Number.isInteger(every) || every < 0)
+    throw new UsageError(`CCA_MOCK_SNAPSHOT_EVERY must be a whole number >= 0 (got ${JSON.stringify(raw)})`);
+  return every;
+}
+
 /** Undefined when neither flag is given: the engine stays in memory. */
 export async function openPersistentState(
   file: string | undefined,
   url: string | undefined,
   options: EngineOptions & { readonly clock: 'real' | 'frozen' },
+  progress?: LoadProgress,
+  snapshotEvery?: number,
 ): Promise<OpenedState | undefined> {
   if (file !== undefined && url !== undefined)
     throw new UsageError('--state-file and --state are alternatives: give one of them');
@@ -24,20 +36,30 @@ export async function openPersistentState(
   if (file !== undefined) {
     if (file === '') throw new UsageError('--state-file needs a file path');
     const { openStateFile } = await import('../../mocks/engine/store/file.ts');
-    const opened = await createPersistentEngine(options, (describe, proposal) =>
-      openStateFile(file, describe, proposal),
+    const opened = await createPersistentEngine(
+      options,
+      (describe, proposal) =>
+        openStateFile(file, describe, proposal, snapshotEvery === undefined ? {} : { snapshotEvery }),
+      progress,
     );
     const health = await opened.store.health();
+    const from =
+      health.snapshot === null || health.snapshot === undefined
+        ? ''
+        : `snapshot at ${health.snapshot.position}, `;
     return {
       ...opened,
-      summary: `file ${file} (${health.position} writes replayed; concurrent writes share one fdatasync)`,
+      summary: `file ${file} (${from}${health.position} writes in all; concurrent writes share one fdatasync)`,
     };
   }
   const { openRedisStore, parseRedisLocation } = await import('../../mocks/engine/store/redis.ts');
   const location = parseRedisLocation(url ?? '');
   if (typeof location === 'string') throw new UsageError(location);
-  const opened = await createPersistentEngine(options, (describe, proposal) =>
-    openRedisStore(location, describe, proposal),
+  const opened = await createPersistentEngine(
+    options,
+    (describe, proposal) =>
+      openRedisStore(location, describe, proposal, snapshotEvery === undefined ? {} : { snapshotEvery }),
+    progress,
   );
   const health = await opened.store.health();
   return {

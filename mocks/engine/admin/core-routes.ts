@@ -17,20 +17,32 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
     method: 'GET',
     path: '/__mock/health',
     summary:
-      "This replica's state store: kind, log position, log length, lag, reachability (and the cost of catching up on Redis)",
+      "This replica's state: ready, behind or diverged (starting is answered before the engine exists), with its store's kind, epoch, log position, log length, lag, snapshot, reachability (and the cost of catching up on Redis)",
     handle: async ({ clock, storeHealth }) => {
       const store = await storeHealth();
       const clockView = clockViewOf(clock);
+      // ready: serving the log's state; behind: its log is ahead of it or cannot be reached now;
+      // diverged: it lost its log's thread and serves no shared state until restarted. (`starting` is
+      // answered by the port before the engine exists: mocks/http/starting.ts.)
+      if (store.diverged !== undefined && store.diverged !== null) {
+        return ok(
+          {
+            success: false,
+            error: `Diverged: ${store.diverged}; restart this replica to rebuild from the store`,
+            status: 'diverged',
+            store,
+            clock: clockView,
+          },
+          503,
+        );
+      }
       if (store.connected && store.lag !== null && store.lag <= 0)
-        return ok({ status: 'ok', store, clock: clockView });
+        return ok({ status: 'ready', store, clock: clockView });
       // 503 so a balancer's health check can tell; an error body like every other 5xx of the mock.
       const why = store.connected
         ? `${store.lag ?? 'unknown'} writes behind the log`
         : `store unreachable: ${store.lastError ?? 'no answer'}`;
-      return ok(
-        { success: false, error: `Degraded: ${why}`, status: 'degraded', store, clock: clockView },
-        503,
-      );
+      return ok({ success: false, error: `Behind: ${why}`, status: 'behind', store, clock: clockView }, 503);
     },
   },
   {

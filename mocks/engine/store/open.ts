@@ -8,13 +8,17 @@ import { createEngine, type Engine } from '../engine.ts';
 import { FULL_PARTS } from '../full-parts.ts';
 import { type EngineOptions, normalizeOptions } from '../options.ts';
 import { describeOrigin, newOrigin, type StateOrigin } from './origin.ts';
-import type { ApplyEntry, CommandStore } from './types.ts';
+import type { ApplyEntry, CommandStore, ImageAccess, LoadProgress } from './types.ts';
 
 /** A store backend before it is bound to an engine: its origin is known, its log not yet applied. */
 export interface PendingStore {
   readonly origin: StateOrigin;
   readonly notes: readonly string[];
-  attach(apply: ApplyEntry): CommandStore | Promise<CommandStore>;
+  attach(
+    apply: ApplyEntry,
+    image: ImageAccess,
+    progress?: LoadProgress,
+  ): CommandStore | Promise<CommandStore>;
 }
 
 export interface PersistentEngine {
@@ -35,6 +39,7 @@ export async function createPersistentEngine(
     describe: ReturnType<typeof describeOrigin>,
     proposal: StateOrigin,
   ) => PendingStore | Promise<PendingStore>,
+  progress: LoadProgress = { phase: 'opening', applied: 0, total: null },
 ): Promise<PersistentEngine> {
   const mode = options.clock ?? 'real';
   const describe = describeOrigin(normalizeOptions({ ...options, clock: 'frozen' }, FULL_PARTS), mode);
@@ -42,7 +47,13 @@ export async function createPersistentEngine(
   const start = pending.origin.clockStart;
   // now = start + (real - start) + offset: every replica's clock reads the same at the same real time.
   const clock = new MockClock({ start, running: mode === 'real', realStart: start });
-  const engine = createEngine({ ...options, clock, origin: start });
-  const store = await engine.useStore((apply) => pending.attach(apply));
+  const engine = createEngine({
+    ...options,
+    clock,
+    origin: start,
+    ...(pending.origin.epoch === undefined ? {} : { idEpoch: pending.origin.epoch }),
+  });
+  const store = await engine.useStore((apply, image) => pending.attach(apply, image, progress));
+  progress.phase = 'ready';
   return { engine, store, origin: pending.origin, notes: pending.notes };
 }

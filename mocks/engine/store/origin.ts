@@ -4,7 +4,7 @@
  * onto the same origin; anything else is refused whole with a message naming what differs.
  * Node only (`node:crypto`): the file and Redis stores use it, never the browser build.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { COMMAND_TYPES } from '../commands/apply.ts';
 import { migrateEntry } from '../commands/migrate.ts';
 import type { LoggedCommand } from '../commands/types.ts';
@@ -36,6 +36,12 @@ export interface StateOrigin {
   /** Epoch ms the shared clock started at (and the real time a running clock counts from). */
   readonly clockStart: number;
   readonly createdAt: string;
+  /**
+   * The identity of this one log, drawn when it is created: a log wiped and started again has another,
+   * so a replica can tell, and ids are drawn from it so the new log never reissues the old one's.
+   * Absent in a log from before epochs.
+   */
+  readonly epoch?: string;
 }
 
 /** The log cannot be used with this mock: another origin, another format, or a damaged entry. */
@@ -76,6 +82,7 @@ export function newOrigin(describe: OriginDescription, now: number): StateOrigin
     describe,
     clockStart: now,
     createdAt: new Date(now).toISOString(),
+    epoch: randomBytes(8).toString('hex'),
   };
 }
 

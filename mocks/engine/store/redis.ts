@@ -10,7 +10,13 @@
  * - Redis lost: a write that was never sent answers 503 "nothing was changed"; one that was sent and
  *   lost its answer, or whose entry cannot be read back, answers 503 "outcome unknown" naming what to
  *   read (`OutcomeUnknownError`): it may be, or is, in the log. Reads answer from local state; a timer
- *   and the next requests catch up when Redis is back.
+ *   and the next requests catch up when Redis is back;
+ * - the origin carries the log's epoch: each read checks it with the entries, and a write appends
+ *   only to the log of its epoch. A replica that finds the origin gone or of another epoch, or the
+ *   entry it applied last no longer in the stream with no snapshot covering it, is `diverged`: it
+ *   answers 503 for shared state until restarted (`StoreDivergedError`);
+ * - snapshots (`redis-snapshot.ts`) let the stream be trimmed; a replica whose last entry was trimmed
+ *   away loads the latest snapshot and goes on from its entry.
  *
  * Client: `@redis/client`, the core of the official node-redis (typed, pure JavaScript, no
  * dependencies, Node >= 20). Commands go through `sendCommand` with plain argument arrays, the same
@@ -20,6 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from '@redis/client';
 import { readBeforeRetry } from '../commands/read-back.ts';
 import type { LoggedCommand } from '../commands/types.ts';
+import { captureImage, restoreImage } from './image.ts';
 import type { PendingStore } from './open.ts';
 import {
   checkOrigin,
@@ -29,10 +36,20 @@ import {
   StateStoreError,
 } from './origin.ts';
 import {
+  compareIds,
+  readRedisSnapshot,
+  type SnapshotKeys,
+  snapshotKeys,
+  writeRedisSnapshot,
+} from './redis-snapshot.ts';
+import {
   type Applied,
   type ApplyEntry,
   type CommandStore,
+  type ImageAccess,
+  type LoadProgress,
   OutcomeUnknownError,
+  StoreDivergedError,
   StoreUnavailableError,
 } from './types.ts';
 
@@ -70,8 +87,6 @@ const READ_BACK_MS = 5_000;
 const BATCH = 1_000;
 const POLL_MS = 500;
 
-type StreamReply = [string, [string, string[]][]][] | null;
-
 /** A failure that proves the command was not executed: Redis refused it, or the client never sent it. */
 const notSent = (cause: unknown): boolean =>
   cause instanceof ErrorReply || cause instanceof ClientOfflineError || cause instanceof ClientClosedError;
@@ -86,6 +101,7 @@ export async function openRedisStore(
   location: RedisLocation,
   expected: OriginDescription,
   proposal: StateOrigin,
+  options: { readonly snapshotEvery?: number } = {},
 ): Promise<PendingStore> {
   let connectedOnce = false;
   let lastError: string | null = null;
@@ -134,11 +150,23 @@ export async function openRedisStore(
     );
   }
 
+  const notes: string[] = [];
   return {
     origin,
-    notes: [],
-    attach: async (apply) => {
-      const store = sharedStore(client, location, logKey, apply, () => lastError);
+    notes,
+    attach: async (apply, image, progress) => {
+      const store = sharedStore({
+        client,
+        location,
+        logKey,
+        apply,
+        image,
+        origin,
+        snapshotEvery: options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY,
+        notes,
+        clientError: () => lastError,
+        ...(progress === undefined ? {} : { progress }),
+      });
       await store.catchUp();
       return store;
     },
@@ -153,36 +181,159 @@ interface LogClient {
   destroy(): void;
 }
 
-function sharedStore(
-  client: LogClient,
-  location: RedisLocation,
-  logKey: string,
-  apply: ApplyEntry,
-  clientError: () => string | null,
-): CommandStore & { catchUp(): Promise<void> } {
+const DEFAULT_SNAPSHOT_EVERY = 10_000;
+
+/**
+ * Appends only to the log of this epoch: a write that reaches a wiped or replaced Redis never lands
+ * in a new log (where replicas of the new epoch would apply it) and is known not to have been written.
+ */
+const APPEND_SCRIPT = `
+local origin = redis.call('GET', KEYS[1])
+if not origin then return false end
+if cjson.decode(origin).epoch ~= ARGV[1] then return false end
+return redis.call('XADD', KEYS[2], '*', 'c', ARGV[2])
+`;
+
+const appendIfEpoch = (originKey: string, logKey: string, epoch: string, text: string): string[] => [
+  'EVAL',
+  APPEND_SCRIPT,
+  '2',
+  originKey,
+  logKey,
+  epoch,
+  text,
+];
+
+interface SharedStoreParts {
+  readonly client: LogClient;
+  readonly location: RedisLocation;
+  readonly logKey: string;
+  readonly apply: ApplyEntry;
+  readonly image: ImageAccess;
+  readonly origin: StateOrigin;
+  readonly snapshotEvery: number;
+  readonly notes: string[];
+  readonly clientError: () => string | null;
+  readonly progress?: LoadProgress;
+}
+
+function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promise<void> } {
+  const { client, location, logKey, apply, image, origin } = parts;
+  const keys: SnapshotKeys = snapshotKeys(location.prefix);
+  const epoch = origin.epoch ?? null;
+  const expectation = { fingerprint: origin.fingerprint, epoch };
   const replica = randomUUID();
   let issued = 0;
   let position = '0-0';
   let applied = 0;
   let readError: string | null = null;
+  /** Set once this replica lost its log's thread: it then serves no shared state until restarted. */
+  let diverged: string | null = null;
+  let snapshotAt = 0;
+  let snapshotInfo: { position: number; at: string } | null = null;
+  let snapshotting = false;
   const waiters = new Map<string, (outcome: Applied) => void>();
   const rounds = { count: 0, totalMs: 0, maxMs: 0 };
+
+  const diverge = (what: string): void => {
+    diverged ??= `${what} (at ${location.display})`;
+  };
+
+  /** Loads the latest valid snapshot; false when there is none that covers `atLeast`. */
+  const loadSnapshot = async (atLeast: string): Promise<boolean> => {
+    const found = await readRedisSnapshot(client, keys, expectation, parts.notes);
+    const lastId = found?.header.lastId;
+    if (found === undefined || lastId === undefined || compareIds(lastId, atLeast) < 0) return false;
+    if (parts.progress !== undefined && parts.progress.phase !== 'ready') parts.progress.phase = 'snapshot';
+    image.put(restoreImage(found.image, image.take()));
+    position = lastId;
+    applied = found.header.position;
+    snapshotAt = applied;
+    snapshotInfo = { position: applied, at: found.header.createdAt };
+    return true;
+  };
+
+  /** One replica writes a snapshot when the log has grown by `snapshotEvery` since the last. */
+  const maybeSnapshot = (reset: boolean): void => {
+    if (epoch === null || snapshotting || diverged !== null) return;
+    if (!reset && (parts.snapshotEvery <= 0 || applied - snapshotAt < parts.snapshotEvery)) return;
+    snapshotting = true;
+    const at = { position: applied, lastId: position };
+    let bytes: Uint8Array;
+    try {
+      bytes = captureImage(image.take());
+    } catch (cause) {
+      readError = `snapshot not written: ${(cause as Error).message}`;
+      snapshotAt = applied;
+      snapshotting = false;
+      return;
+    }
+    void (async () => {
+      try {
+        const lock = reset
+          ? 'OK'
+          : await client.sendCommand<string | null>(['SET', keys.lock, replica, 'NX', 'PX', '60000']);
+        if (lock !== 'OK') return;
+        const written = await writeRedisSnapshot(
+          client,
+          keys,
+          { fingerprint: origin.fingerprint, epoch, ...at, reset },
+          bytes,
+        );
+        if (written === -2) diverge(`the log's origin changed while a snapshot was written`);
+        if (written === 1) snapshotInfo = { position: at.position, at: new Date().toISOString() };
+        if (!reset) await client.sendCommand(['DEL', keys.lock]);
+      } catch (cause) {
+        readError = `snapshot not written: ${(cause as Error).message}`;
+      } finally {
+        snapshotAt = Math.max(snapshotAt, at.position);
+        snapshotting = false;
+      }
+    })();
+  };
 
   /** Reads and applies everything after `position`, in order; records (never throws) a failure. */
   const round = async (): Promise<void> => {
     const started = performance.now();
     try {
+      if (diverged === null && position === '0-0') await loadSnapshot('0-0');
       for (;;) {
-        const reply = await client.sendCommand<StreamReply>([
-          'XREAD',
-          'COUNT',
-          String(BATCH),
-          'STREAMS',
-          logKey,
-          position,
+        if (diverged !== null) break;
+        // The origin is read with the entries: a wiped or replaced log has none, or another epoch.
+        const [originText, messages] = await Promise.all([
+          client.sendCommand<string | null>(['GET', keys.origin]),
+          client.sendCommand<[string, string[]][]>(
+            position === '0-0'
+              ? ['XRANGE', logKey, '-', '+', 'COUNT', String(BATCH)]
+              : ['XRANGE', logKey, position, '+', 'COUNT', String(BATCH + 1)],
+          ),
         ]);
-        const messages = reply?.[0]?.[1] ?? [];
-        for (const [id, fields] of messages) {
+        const now = originText === null ? null : ((JSON.parse(originText) as StateOrigin).epoch ?? null);
+        if (originText === null) {
+          diverge(
+            `the store lost its log: ${keys.origin} is gone (wiped, or a new Redis); this replica applied ${applied} commands of epoch ${epoch ?? 'none'}`,
+          );
+          break;
+        }
+        if (now !== epoch) {
+          diverge(
+            `the log was replaced: its epoch is ${now ?? 'none'}, this replica applied ${applied} commands of epoch ${epoch ?? 'none'}`,
+          );
+          break;
+        }
+        let fresh = messages;
+        if (position !== '0-0') {
+          if (messages[0]?.[0] !== position) {
+            // The entry this replica applied last was trimmed away (or lost): the snapshot covers it.
+            if (await loadSnapshot(position)) continue;
+            diverge(
+              `entry ${position} this replica applied last is no longer in ${logKey} and no snapshot covers it`,
+            );
+            break;
+          }
+          fresh = messages.slice(1);
+        }
+        for (const [id, fields] of fresh) {
           const at = fields.indexOf('c');
           const entry = parseEntry(fields[at + 1] ?? '', `Redis ${logKey} entry ${id}`);
           const outcome = apply(entry);
@@ -192,10 +343,19 @@ function sharedStore(
           if (waiter !== undefined) {
             waiters.delete(entry.origin as string);
             waiter(outcome);
+            // A reset is kept as a snapshot: the log before it is trimmed away.
+            if (entry.command.type === 'reset') maybeSnapshot(true);
           }
         }
-        if (messages.length < BATCH) break;
+        if (parts.progress !== undefined && parts.progress.phase !== 'ready') {
+          parts.progress.phase = 'replay';
+          parts.progress.applied = applied;
+        }
+        if (fresh.length < BATCH) break;
+        // A long catch-up gives the event loop back between batches (the start-up port answers 503).
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
+      maybeSnapshot(false);
       readError = null;
     } catch (cause) {
       readError = cause instanceof Error ? cause.message : String(cause);
@@ -210,6 +370,8 @@ function sharedStore(
   let current: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   const catchUp = (): Promise<void> => {
+    if (diverged !== null)
+      return Promise.reject(new StoreDivergedError(`this replica diverged: ${diverged}`));
     if (current === null) {
       current = round().finally(() => {
         current = null;
@@ -224,7 +386,8 @@ function sharedStore(
   };
 
   const poll = setInterval(() => {
-    if (current === null) void catchUp();
+    // A diverged replica has nothing to poll for: it is answering 503 until restarted.
+    if (current === null && diverged === null) void catchUp().catch(() => undefined);
   }, POLL_MS);
   poll.unref();
 
@@ -232,16 +395,28 @@ function sharedStore(
     kind: 'redis',
     synchronous: false,
     async write(entry: LoggedCommand) {
+      if (diverged !== null) throw new StoreDivergedError(`this replica diverged: ${diverged}`);
       const nonce = `${replica}:${++issued}`;
       // Not connected: the offline queue is off, so nothing is sent and nothing can be appended.
       if (!client.isReady)
         throw new StoreUnavailableError(
-          `Redis at ${location.display} is not connected (${clientError() ?? 'reconnecting'})`,
+          `Redis at ${location.display} is not connected (${parts.clientError() ?? 'reconnecting'})`,
         );
       const own = new Promise<Applied>((resolve) => waiters.set(nonce, resolve));
       try {
-        await client.sendCommand(['XADD', logKey, '*', 'c', JSON.stringify({ ...entry, origin: nonce })]);
+        const text = JSON.stringify({ ...entry, origin: nonce });
+        const added = await client.sendCommand<string | null>(
+          epoch === null ? ['XADD', logKey, '*', 'c', text] : appendIfEpoch(keys.origin, logKey, epoch, text),
+        );
+        if (added === null) {
+          waiters.delete(nonce);
+          diverge(
+            `the log was wiped or replaced before a write (${keys.origin} no longer of epoch ${epoch})`,
+          );
+          throw new StoreDivergedError(`this replica diverged: ${diverged}; nothing was appended`);
+        }
       } catch (cause) {
+        if (cause instanceof StoreDivergedError) throw cause;
         waiters.delete(nonce);
         const detail = `Redis at ${location.display}: ${cause instanceof Error ? cause.message : String(cause)}`;
         // Refused by Redis, or never sent: nothing was appended. A connection lost with the command
@@ -260,6 +435,7 @@ function sharedStore(
       });
       while (done === undefined && performance.now() < deadline) {
         await catchUp();
+        if (diverged !== null) break;
         await Promise.resolve();
         if (done === undefined && readError !== null) await new Promise((r) => setTimeout(r, 50));
       }
@@ -274,13 +450,17 @@ function sharedStore(
     },
     catchUp,
     async health() {
+      if (diverged === null && current === null) await catchUp().catch(() => undefined);
       let logLength: number | null = null;
       try {
-        logLength = await client.sendCommand<number>(['XLEN', logKey]);
-      } catch {
-        logLength = null;
+        // Entries ever added (trimmed ones included): what a position counts.
+        const info = await client.sendCommand<unknown[]>(['XINFO', 'STREAM', logKey]);
+        const at = info.indexOf('entries-added');
+        logLength = at < 0 ? null : Number(info[at + 1]);
+      } catch (cause) {
+        logLength = /no such key/i.test(String(cause)) ? 0 : null;
       }
-      const error = readError ?? clientError();
+      const error = readError ?? parts.clientError();
       return {
         store: 'redis',
         location: `${location.display} ${logKey}`,
@@ -290,6 +470,9 @@ function sharedStore(
         connected: logLength !== null && client.isReady,
         lastError: error,
         lastEntryId: position,
+        epoch,
+        diverged,
+        snapshot: snapshotInfo,
         catchUp: {
           reads: rounds.count,
           meanMs: rounds.count === 0 ? 0 : Math.round((rounds.totalMs / rounds.count) * 1000) / 1000,

@@ -4,12 +4,40 @@
  * (`--state redis://`). A store appends a command to its log and applies it, with every entry before
  * it, in log order, through the `ApplyEntry` it was opened with; it never changes the state itself.
  */
+import type { MockClock } from '../clock.ts';
 import type { Applied, LoggedCommand } from '../commands/types.ts';
+import type { EngineState } from '../state.ts';
 
 export type { Applied } from '../commands/types.ts';
 
 /** Applies one logged command to the engine (never throws: a refusal is an outcome). */
 export type ApplyEntry = (entry: LoggedCommand) => Applied;
+
+/** The engine as a snapshot sees it: its state, its clock's offset and the last real time applied. */
+export interface EngineImage {
+  readonly state: EngineState;
+  readonly clock: MockClock;
+  readonly lastReal: number;
+  /** What `advance`/`set`/`reset` added to the clock. */
+  readonly clockOffset: number;
+}
+
+/** Lets a store take the engine's image (to write a snapshot) and put one back (to load it). */
+export interface ImageAccess {
+  take(): EngineImage;
+  put(image: EngineImage): void;
+}
+
+/** How far start-up has got (the 503 a port answers until the state is loaded names it). */
+export interface LoadProgress {
+  phase: 'opening' | 'snapshot' | 'replay' | 'ready';
+  /** Log entries applied so far, and how many there are to apply (null while unknown). */
+  applied: number;
+  total: number | null;
+}
+
+/** What a replica says of itself: the store's state as `GET /__mock/health` reports it. */
+export type ReplicaStatus = 'starting' | 'ready' | 'behind' | 'diverged';
 
 export type StoreKind = 'memory' | 'file' | 'redis';
 
@@ -27,6 +55,12 @@ export interface StoreHealth {
   /** False while a shared store cannot be reached (writes answer 503, reads answer from local state). */
   readonly connected: boolean;
   readonly lastError: string | null;
+  /** The identity of the log (created with it); null for a log from before epochs, or in memory. */
+  readonly epoch?: string | null;
+  /** Set when this replica stopped serving shared state: what it saw (restart it to rebuild). */
+  readonly diverged?: string | null;
+  /** The latest snapshot this replica wrote or loaded: its log position and when. */
+  readonly snapshot?: { readonly position: number; readonly at: string } | null;
   /** A shared store: the id of the last entry applied. */
   readonly lastEntryId?: string;
   /** A file store: disk flushes made so far (fewer than writes when concurrent writes share one). */
@@ -49,7 +83,8 @@ export interface CommandStore {
   write(entry: LoggedCommand): Applied | Promise<Applied>;
   /**
    * Applies every entry appended before the call (a shared store reads its log's end); undefined when
-   * nothing can have been appended elsewhere. Never rejects: an unreachable store leaves local state.
+   * nothing can have been appended elsewhere. An unreachable store leaves local state (no rejection);
+   * it rejects only with a `StoreDivergedError`, once the replica lost its log's thread.
    */
   catchUp(): Promise<void> | undefined;
   health(): StoreHealth | Promise<StoreHealth>;
@@ -59,7 +94,15 @@ export interface CommandStore {
 /** The store cannot take a write now: the engine answers 503 and nothing was changed. */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
-  readonly code = 'STORE_UNAVAILABLE';
+  readonly code: string = 'STORE_UNAVAILABLE';
+}
+
+/**
+ * The replica saw its log replaced or cut (another epoch, fewer entries than it applied, a position it
+ * cannot read): it serves no shared state until restarted. Answered 503 naming what it saw.
+ */
+export class StoreDivergedError extends StoreUnavailableError {
+  override readonly code = 'STORE_DIVERGED';
 }
 
 export const isStoreUnavailable = (value: unknown): value is StoreUnavailableError =>

@@ -1,0 +1,210 @@
+/**
+ * A Redis-shared log that lasts, with real `redis-server` processes and the built CLI: Redis wiped
+ * (`FLUSHALL`) or restarted empty under running replicas makes each of them `diverged` within a
+ * second, answering 503 instead of stale shared state, and a log started again never reissues a
+ * caseId; a replica started on a stream trimmed by snapshots loads the snapshot and answers byte for
+ * byte as the others; a `kill -9` of a replica while it compacts loses no acknowledged write.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createClient } from '@redis/client';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
+import { mockKeys } from '../suites/target.ts';
+import {
+  json,
+  type MockProcess,
+  type RedisServer,
+  startMock,
+  startRedis,
+} from './support/state-processes.ts';
+import { scaled } from './support/timeouts.ts';
+
+const keys = { read: mockKeys().read ?? '', write: mockKeys().write ?? '' };
+
+async function submit(
+  url: string,
+  externalId: string,
+  body = 'Pitch up in minutes.',
+): Promise<string | undefined> {
+  try {
+    const answer = await json(`${url}/v0/moderation/cases`, {
+      method: 'POST',
+      headers: { 'x-api-key': keys.write },
+      body: JSON.stringify(sampleSubmission({ externalId, copy: { body } })),
+    });
+    return answer.status === 202 ? (answer.body['caseId'] as string) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function caseText(url: string, caseId: string): Promise<{ status: number; text: string }> {
+  const answer = await fetch(`${url}/v0/moderation/cases/${caseId}`, { headers: { 'x-api-key': keys.read } });
+  return { status: answer.status, text: await answer.text() };
+}
+
+async function redisCommand(redis: RedisServer, args: string[]): Promise<unknown> {
+  const client = createClient({ url: redis.url, RESP: 2 });
+  await client.connect();
+  try {
+    return await client.sendCommand(args);
+  } finally {
+    await client.close();
+  }
+}
+
+/** Ms until every replica's health says diverged (polled every 25 ms), or Infinity after `limit`. */
+async function untilDiverged(replicas: readonly MockProcess[], limit: number): Promise<number> {
+  const started = performance.now();
+  const pending = new Set(replicas);
+  while (pending.size > 0 && performance.now() - started < limit) {
+    for (const replica of [...pending]) {
+      const health = await json(`${replica.url}/__mock/health`);
+      if (health.body['status'] === 'diverged') pending.delete(replica);
+    }
+    if (pending.size > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return pending.size === 0 ? performance.now() - started : Number.POSITIVE_INFINITY;
+}
+
+describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream', () => {
+  let redis: RedisServer | undefined;
+  let replicas: MockProcess[] = [];
+  const previous = process.env['CCA_MOCK_SNAPSHOT_EVERY'];
+  afterEach(async () => {
+    await Promise.all(replicas.map((r) => r.stop('SIGKILL')));
+    replicas = [];
+    await redis?.remove();
+    redis = undefined;
+  });
+  afterAll(() => {
+    if (previous === undefined) delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
+    else process.env['CCA_MOCK_SNAPSHOT_EVERY'] = previous;
+  });
+
+  for (const wipe of ['FLUSHALL', 'a restart of Redis without its data'] as const) {
+    it(`${wipe} under two running replicas: both diverged within a second, no stale read, no write, no reissued caseId`, async () => {
+      delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
+      const store = await startRedis();
+      redis = store;
+      const args = ['--seed', '42', '--clock', 'frozen', '--state', store.url];
+      replicas = await Promise.all([startMock(args), startMock(args)]);
+      const [a, b] = replicas as [MockProcess, MockProcess];
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i += 1)
+        ids.push((await submit(i % 2 === 0 ? a.url : b.url, `wiped-${i}`)) as string);
+      for (const id of ids) expect((await caseText(b.url, id)).status).toBe(200);
+
+      const wiped = performance.now();
+      if (wipe === 'FLUSHALL') await redisCommand(store, ['FLUSHALL']);
+      else {
+        await store.stop();
+        rmSync(join(store.dir, 'appendonlydir'), { recursive: true, force: true });
+        await store.restart();
+      }
+      const restartMs = performance.now() - wiped;
+      const ms = await untilDiverged(replicas, scaled(5_000));
+      expect(ms, `${ms} ms to diverged (Redis back after ${Math.round(restartMs)} ms)`).toBeLessThan(
+        scaled(1_000),
+      );
+      for (const replica of replicas) {
+        const health = await json(`${replica.url}/__mock/health`);
+        expect(health.status).toBe(503);
+        expect(health.body['error']).toMatch(/Diverged: the store lost its log/);
+        // No read answers the old shared state as current, and no write is taken.
+        const read = await caseText(replica.url, ids[0] as string);
+        expect(read.status).toBe(503);
+        expect(read.text).toMatch(/diverged/);
+        expect(
+          (await fetch(`${replica.url}/v0/agents`, { headers: { 'x-api-key': keys.read } })).status,
+        ).toBe(503);
+        const write = await json(`${replica.url}/v0/moderation/cases`, {
+          method: 'POST',
+          headers: { 'x-api-key': keys.write },
+          body: JSON.stringify(sampleSubmission({ externalId: 'after-wipe' })),
+        });
+        expect(write.status).toBe(503);
+      }
+
+      // Nothing a diverged replica was asked to write landed in the store (a new log would apply it).
+      expect(await redisCommand(store, ['EXISTS', 'cca-kit:log'])).toBe(0);
+      // A replica started now builds a new log (a new epoch): the same externalIds get other caseIds.
+      const fresh = await startMock(args);
+      replicas.push(fresh);
+      const again: string[] = [];
+      for (let i = 0; i < 6; i += 1)
+        again.push((await submit(fresh.url, `wiped-${i}`, 'other content')) as string);
+      expect(again.every((id) => typeof id === 'string')).toBe(true);
+      expect(again.filter((id) => ids.includes(id))).toEqual([]);
+      // The diverged replicas stay diverged (until restarted), even though the store has a log again.
+      expect((await caseText(a.url, again[0] as string)).status).toBe(503);
+    });
+  }
+
+  it('a replica started on a stream trimmed by snapshots loads the snapshot and answers byte for byte like the other', async () => {
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '10';
+    const store = await startRedis();
+    redis = store;
+    const args = ['--seed', '42', '--clock', 'frozen', '--state', store.url];
+    const a = await startMock(args);
+    replicas = [a];
+    const ids: string[] = [];
+    for (let i = 0; i < 37; i += 1) ids.push((await submit(a.url, `trimmed-${i}`)) as string);
+    // The snapshot is written after the write that crosses the interval: wait for the stream's trim.
+    const deadline = performance.now() + scaled(10_000);
+    let length = Number(await redisCommand(store, ['XLEN', 'cca-kit:log']));
+    while (length >= 37 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      length = Number(await redisCommand(store, ['XLEN', 'cca-kit:log']));
+    }
+    expect(length).toBeLessThan(37);
+    const c = await startMock(args);
+    replicas.push(c);
+    const health = await json(`${c.url}/__mock/health`);
+    expect(health.body).toMatchObject({ status: 'ready', store: { position: 37, lag: 0 } });
+    expect((health.body['store'] as { snapshot: unknown }).snapshot).not.toBeNull();
+    for (const id of ids) {
+      const [fromA, fromC] = await Promise.all([caseText(a.url, id), caseText(c.url, id)]);
+      expect(fromC.status).toBe(200);
+      expect(fromC.text).toBe(fromA.text);
+    }
+    const agents = await Promise.all(
+      [a, c].map(async (r) =>
+        (await fetch(`${r.url}/v0/agents`, { headers: { 'x-api-key': keys.read } })).text(),
+      ),
+    );
+    expect(agents[1]).toBe(agents[0]);
+  });
+
+  it('kill -9 of a replica while it compacts (a snapshot every 3 writes) loses no acknowledged write', async () => {
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '3';
+    const store = await startRedis();
+    redis = store;
+    const args = ['--seed', '42', '--clock', 'frozen', '--state', store.url];
+    replicas = await Promise.all([startMock(args), startMock(args)]);
+    const [a, b] = replicas as [MockProcess, MockProcess];
+    const acknowledged = new Map<string, string>();
+    let stop = false;
+    const writers = [a, a, a, b].map(async (replica, writer) => {
+      for (let i = 0; !stop; i += 1) {
+        const externalId = `kill-${writer}-${i}`;
+        const caseId = await submit(replica.url, externalId);
+        if (caseId !== undefined) acknowledged.set(externalId, caseId);
+        else if (replica === a) return;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await a.stop('SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    stop = true;
+    await Promise.all(writers);
+    const c = await startMock(args);
+    replicas.push(c);
+    expect(acknowledged.size).toBeGreaterThan(5);
+    for (const [, caseId] of acknowledged) {
+      expect((await caseText(c.url, caseId)).status).toBe(200);
+      expect((await caseText(b.url, caseId)).status).toBe(200);
+    }
+  });
+});
