@@ -97,7 +97,7 @@ describe('a write of unknown outcome on a Redis-shared sandbox', () => {
   });
 
   it('in the log but not read back: 503 outcome unknown, inLog; a resend through another replica is a duplicate of the case it made', async () => {
-    await admin.sendCommand(['ACL', 'SETUSER', 'w', '-xread']);
+    await admin.sendCommand(['ACL', 'SETUSER', 'w', '-xread', '-xrange']);
     const lost = await submit(writer.server.url, 'unknown-applied');
     expectUnknown(lost, true, /POST the same submission again/);
     expect(lost.body['error']).toMatch(/in the log .* could not be read back/);
@@ -127,7 +127,7 @@ describe('a write of unknown outcome on a Redis-shared sandbox', () => {
     expect(after.map((k) => k.name)).toContain('made while unread');
 
     // Readable again: W catches up and tells the same truth.
-    await admin.sendCommand(['ACL', 'SETUSER', 'w', '+xread']);
+    await admin.sendCommand(['ACL', 'SETUSER', 'w', '+xread', '+xrange']);
     const again = await submit(writer.server.url, 'unknown-applied');
     expect(again.body['caseId']).toBe(caseId);
     expect(again.body['status']).toBe('duplicate');
