@@ -3,7 +3,7 @@
  * nothing left unrun (every key role supplied, writes allowed on loopback).
  */
 import { describe, expect, it } from 'vitest';
-import { defaultDeps, runConformance } from '../src/conformance/runner.ts';
+import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { agentLaws } from '../suites/agent/index.ts';
 import { startMockTarget } from '../suites/target.ts';
@@ -13,10 +13,7 @@ describe('the whole agent suite against our own mock', () => {
     it(`passes every agent law with seed ${seed}, none left unrun`, { timeout: 120_000 }, async () => {
       const running = await startMockTarget({ seed });
       try {
-        const report = await runConformance(
-          { target: running.target, seed, runs: 5 },
-          { ...defaultDeps(), laws: agentLaws },
-        );
+        const report = await runConformance({ target: running.target, seed, runs: 5 }, { laws: agentLaws });
         const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');
         expect(report.ok, renderConsoleReport(report, secrets)).toBe(true);
         const notRun = report.laws.filter((l) => l.outcome.kind === 'not-run').map((l) => l.lawId);

@@ -57,6 +57,16 @@ describe('the layer rule', () => {
     ).toEqual([]);
   });
 
+  it('the runner takes its laws as an argument: only the conformance entry imports the suite', () => {
+    const runnerToSuites = [...graph]
+      .filter(([from]) => from.startsWith('src/conformance/') && from !== 'src/conformance/index.ts')
+      .flatMap(([from, targets]) =>
+        targets.filter((to) => to.startsWith('suites/')).map((to) => `${from} -> ${to}`),
+      );
+    expect(runnerToSuites).toEqual([]);
+    expect(graph.get('src/conformance/index.ts')).toContain('suites/laws/index.ts');
+  });
+
   it('sees what the rule forbids: an upward type import and a circle', () => {
     // The scanner counts `import type`, re-exports and dynamic imports.
     const from = 'mocks/engine/clock.ts';

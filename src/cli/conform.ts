@@ -225,29 +225,32 @@ export async function runConformCommand(
       io.stderr(`cca-kit conform: ${r.variable} refused: ${r.status} (${r.tried}); no law ran\n`);
     return EXIT.usage;
   }
-  const report = await runConformance({
-    signal: io.signal,
-    target: {
-      baseUrl,
-      keys,
-      ...(mcpUrl === undefined || mcpUrl === '' ? {} : { mcpUrl }),
-      ...(mcpRevision === undefined ? {} : { mcpRevision }),
+  const report = await runConformance(
+    {
+      signal: io.signal,
+      target: {
+        baseUrl,
+        keys,
+        ...(mcpUrl === undefined || mcpUrl === '' ? {} : { mcpUrl }),
+        ...(mcpRevision === undefined ? {} : { mcpRevision }),
+      },
+      only,
+      skip: list(values.skip),
+      ...(seed === undefined ? {} : { seed }),
+      ...(runs === undefined ? {} : { runs }),
+      ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
+      ...(values['allow-not-run'] === true ? { allowNotRun: true } : {}),
+      ...(values.strict === true ? { strict: true } : {}),
+      ...(minCoverage === undefined ? {} : { minCoverage }),
+      ...(maxRps === undefined ? {} : { maxRps }),
+      ...(maxRequests === undefined ? {} : { maxRequests }),
+      ...(moderationTimeoutMs === undefined ? {} : { moderationTimeoutMs }),
+      ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+      ...(baseline === undefined ? {} : { baseline }),
+      onProgress: consoleProgress({ write: io.stderr, secrets, verbose: values.quiet !== true }),
     },
-    only,
-    skip: list(values.skip),
-    ...(seed === undefined ? {} : { seed }),
-    ...(runs === undefined ? {} : { runs }),
-    ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
-    ...(values['allow-not-run'] === true ? { allowNotRun: true } : {}),
-    ...(values.strict === true ? { strict: true } : {}),
-    ...(minCoverage === undefined ? {} : { minCoverage }),
-    ...(maxRps === undefined ? {} : { maxRps }),
-    ...(maxRequests === undefined ? {} : { maxRequests }),
-    ...(moderationTimeoutMs === undefined ? {} : { moderationTimeoutMs }),
-    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
-    ...(baseline === undefined ? {} : { baseline }),
-    onProgress: consoleProgress({ write: io.stderr, secrets, verbose: values.quiet !== true }),
-  });
+    { laws: allLaws },
+  );
   io.stdout(`${renderConsoleReport(report, secrets)}\n`);
   if (values.json !== undefined) await writeFile(values.json, renderJsonReport(report, secrets));
   if (values.junit !== undefined) await writeFile(values.junit, renderJunitReport(report, secrets));

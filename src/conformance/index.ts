@@ -1,5 +1,8 @@
 /**
- * The conformance suite's programmatic API: run every law against a target and get a report.
+ * The conformance suite's programmatic API (`cca-kit/conformance`): run every law against a target and
+ * get a report. This entry is the top of the conformance package: the runner (runner.ts) takes its laws
+ * as an argument and imports none, this file gives it the suite's laws (suites/laws) by default, so
+ * `runConformance(options)` runs them all and `runConformance(options, { laws })` runs the ones given.
  *
  * @example
  * ```ts
@@ -13,6 +16,12 @@
  * console.log(renderConsoleReport(report));
  * ```
  */
+
+import { allLaws } from '../../suites/laws/index.ts';
+import { contract } from '../contract/index.ts';
+import type { ConformanceOptions } from './options.ts';
+import type { ConformanceReport } from './report.ts';
+import { catalogOf, type RunnerDeps, runConformance as runLaws } from './runner.ts';
 
 export {
   type ConsoleReporterOptions,
@@ -60,11 +69,25 @@ export { shellQuote, toCurl, toCurlSequence } from './repro.ts';
 export {
   aggregateRules,
   type CatalogRule,
-  defaultDeps,
+  catalogOf,
   MOCK_ONLY_REASON,
   notRunSummary,
   type RunnerDeps,
-  runConformance,
   runLawAlone,
   selects,
 } from './runner.ts';
+
+export { allLaws };
+
+/** The suite's laws, the shared contract and the rules catalog: what `runConformance` runs by default. */
+export function defaultDeps(): Required<RunnerDeps> {
+  return { laws: allLaws, contract, rules: catalogOf() };
+}
+
+/** Runs the laws given (every law of the suite when none are) against a target: see runner.ts. */
+export function runConformance(
+  options: ConformanceOptions,
+  deps: Partial<RunnerDeps> = {},
+): Promise<ConformanceReport> {
+  return runLaws(options, { ...deps, laws: deps.laws ?? allLaws });
+}

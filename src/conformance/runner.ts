@@ -1,4 +1,3 @@
-import { allLaws } from '../../suites/laws/index.ts';
 import { ConformanceClient } from '../client/client.ts';
 import { KEY_ENV, REQUIRED_KEY_ROLES } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
@@ -30,16 +29,20 @@ export interface CatalogRule {
   readonly check: string;
 }
 
-/** What the runner runs against: the laws, the contract and the rules catalog. */
+/**
+ * What the runner runs: the laws, always given by the caller (the runner knows no law of its own, as
+ * a test runner knows no test), and the contract and rules catalog they are judged against (the
+ * shared contract and the catalog, retired rules left out, unless given).
+ */
 export interface RunnerDeps {
   readonly laws: readonly Law[];
-  readonly contract: Contract;
-  readonly rules: readonly CatalogRule[];
+  readonly contract?: Contract;
+  readonly rules?: readonly CatalogRule[];
 }
 
-/** The laws of `suites/laws`, the shared contract and the rules catalog (retired rules left out). */
-export function defaultDeps(): RunnerDeps {
-  return { laws: allLaws, contract, rules: catalogRules.filter((r) => r.retired !== true) };
+/** The catalog rules a run reports on: every rule not retired. */
+export function catalogOf(): CatalogRule[] {
+  return catalogRules.filter((r) => r.retired !== true);
 }
 
 /** Does a selector (law id, group, rule id, or a prefix ending in `*`) pick this law? */
@@ -263,16 +266,19 @@ const WRITES_OFF = 'creates objects: needs --allow-writes';
  *
  * @example
  * ```ts
+ * import { allLaws } from '../../suites/laws/index.ts';
  * const report = await runConformance(
  *   { target: { baseUrl: 'http://127.0.0.1:4010', keys: { read: process.env.CCA_READ_KEY } }, seed: 42 },
+ *   { laws: allLaws },
  * );
  * process.exitCode = report.ok ? 0 : 1;
  * ```
  */
 export async function runConformance(
   options: ConformanceOptions,
-  deps: RunnerDeps = defaultDeps(),
+  given: RunnerDeps,
 ): Promise<ConformanceReport> {
+  const deps = { laws: given.laws, contract: given.contract ?? contract, rules: given.rules ?? catalogOf() };
   const opts = normalizeOptions(options);
   const started = Date.now();
   const t0 = performance.now();

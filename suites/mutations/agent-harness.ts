@@ -4,7 +4,7 @@
  */
 import type { McpRevision } from '../../src/conformance/mcp/endpoint.ts';
 import type { ConformanceReport } from '../../src/conformance/report.ts';
-import { defaultDeps, runConformance, selects } from '../../src/conformance/runner.ts';
+import { runConformance, selects } from '../../src/conformance/runner.ts';
 import { agentLaws } from '../agent/index.ts';
 import { agentMockKeys } from '../agent/keys.ts';
 import { startMockTarget } from '../target.ts';
@@ -57,7 +57,7 @@ export async function runAgentMutant(
         seed: options.seed ?? 7,
         runs: options.runs ?? 5,
       },
-      { ...defaultDeps(), laws },
+      { laws },
     );
     const failedRules = [
       // Every rule each law found failing (a law goes on past its first failure).
