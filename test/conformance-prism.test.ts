@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceReport } from '../src/conformance/report.ts';
+import type { ConformanceReport } from '../src/conformance/kit/report.ts';
 import { runConformance } from '../src/conformance/runner.ts';
 import { allLaws } from '../suites/laws/index.ts';
 import { mockKeys } from '../suites/target.ts';

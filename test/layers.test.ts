@@ -73,15 +73,15 @@ describe('the layer rule', () => {
     const imports = importsOf(
       from,
       [
-        "import type { Law } from '../../src/conformance/law.ts';",
+        "import type { Law } from '../../src/conformance/kit/law.ts';",
         "export * from './body.ts';",
         "const x = await import('../http/server.ts');",
       ].join('\n'),
     );
-    expect(imports).toEqual(['src/conformance/law.ts', 'mocks/engine/body.ts', 'mocks/http/server.ts']);
+    expect(imports).toEqual(['src/conformance/kit/law.ts', 'mocks/engine/body.ts', 'mocks/http/server.ts']);
     const bad = new Map(graph);
-    bad.set(from, [...(graph.get(from) ?? []), 'src/conformance/law.ts']);
-    expect(upwardEdges(bad)).toContain(`${from} -> src/conformance/law.ts`);
+    bad.set(from, [...(graph.get(from) ?? []), 'src/conformance/kit/law.ts']);
+    expect(upwardEdges(bad)).toContain(`${from} -> src/conformance/kit/law.ts`);
     expect(
       cycles(
         new Map([

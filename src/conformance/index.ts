@@ -19,8 +19,8 @@
 
 import { allLaws } from '../../suites/laws/index.ts';
 import { contract } from '../contract/index.ts';
-import type { ConformanceOptions } from './options.ts';
-import type { ConformanceReport } from './report.ts';
+import type { ConformanceOptions } from './kit/options.ts';
+import type { ConformanceReport } from './kit/report.ts';
 import { catalogOf, type RunnerDeps, runConformance as runLaws } from './runner.ts';
 
 export {
@@ -31,7 +31,7 @@ export {
   renderJunitReport,
   renderMarkdownReport,
 } from '../reporters/index.ts';
-export { baselineFrom, fingerprintOf, isKnown, parseBaseline } from './baseline.ts';
+export { baselineFrom, fingerprintOf, isKnown, parseBaseline } from './kit/baseline.ts';
 export {
   BlockedByFailure,
   jsonSafe,
@@ -41,10 +41,10 @@ export {
   Violation,
   violate,
   withRulesAlreadyFailed,
-} from './check.ts';
-export type { Law, LawContext, LawNeeds } from './law.ts';
-export type { Baseline, ConformanceOptions, NormalizedOptions, Target } from './options.ts';
-export { isLoopback, newRunId, normalizeOptions } from './options.ts';
+} from './kit/check.ts';
+export type { Law, LawContext, LawNeeds } from './kit/law.ts';
+export type { Baseline, ConformanceOptions, NormalizedOptions, Target } from './kit/options.ts';
+export { isLoopback, newRunId, normalizeOptions } from './kit/options.ts';
 export type {
   Blocked,
   CheckOutcome,
@@ -55,8 +55,7 @@ export type {
   Passed,
   RuleResult,
   RuleStatus,
-} from './outcome.ts';
-export { AGENT_GROUP, preflight, preflightKeys, probeMcp, type RefusedKey } from './preflight.ts';
+} from './kit/outcome.ts';
 export type {
   ConformanceReport,
   GroupNotChecked,
@@ -64,8 +63,9 @@ export type {
   ProgressEvent,
   Tally,
   Verdict,
-} from './report.ts';
-export { shellQuote, toCurl, toCurlSequence } from './repro.ts';
+} from './kit/report.ts';
+export { shellQuote, toCurl, toCurlSequence } from './kit/repro.ts';
+export { AGENT_GROUP, preflight, preflightKeys, probeMcp, type RefusedKey } from './preflight.ts';
 export {
   aggregateRules,
   type CatalogRule,

@@ -3,11 +3,11 @@ import { KEY_ENV, REQUIRED_KEY_ROLES } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { contract } from '../contract/index.ts';
 import { rules as catalogRules, levelOf, type RuleLevel, ruleLevels } from '../contract/rules.ts';
-import { isKnown } from './baseline.ts';
-import { outcomeOfError, withRulesAlreadyFailed } from './check.ts';
-import type { Law, LawContext } from './law.ts';
-import type { ConformanceOptions, NormalizedOptions } from './options.ts';
-import { normalizeOptions } from './options.ts';
+import { isKnown } from './kit/baseline.ts';
+import { outcomeOfError, withRulesAlreadyFailed } from './kit/check.ts';
+import type { Law, LawContext } from './kit/law.ts';
+import type { ConformanceOptions, NormalizedOptions } from './kit/options.ts';
+import { normalizeOptions } from './kit/options.ts';
 import type {
   Blocked,
   CheckOutcome,
@@ -16,9 +16,9 @@ import type {
   LawResult,
   RuleResult,
   RuleStatus,
-} from './outcome.ts';
+} from './kit/outcome.ts';
+import type { ConformanceReport, GroupNotChecked, NotRunGroup, Tally, Verdict } from './kit/report.ts';
 import { AGENT_GROUP, probeMcp, stillAnswers } from './preflight.ts';
-import type { ConformanceReport, GroupNotChecked, NotRunGroup, Tally, Verdict } from './report.ts';
 import { poolTransport } from './transport.ts';
 
 /** The fields of a catalog rule the runner uses. */

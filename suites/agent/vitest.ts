@@ -5,7 +5,7 @@
  * A law not run on our mock is a failure (nothing may be left unrun there); on a deployment it is a skip.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Law } from '../../src/conformance/law.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
 import { renderConsoleReport } from '../../src/reporters/console.ts';
 import { type RunningTarget, resolveTarget } from '../target.ts';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
 import type { Auth, KeyRole } from '../../src/client/types.ts';
-import { runExamples } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { sampleActionIds, sampleAgentIds } from './discover.ts';
 import { expiredKey, revokedKey } from './keys-inactive.ts';
 import { apiOperations, arr, type CallInput, call, expectConforming, obj, str } from './support.ts';

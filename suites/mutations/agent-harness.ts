@@ -2,8 +2,8 @@
  * Runs the agent laws against each agent mutant (our mock behind the fault proxy) and reports whether
  * the suite found the fault naming one of the expected rules; controls must pass the whole agent suite.
  */
-import type { McpRevision } from '../../src/conformance/mcp/endpoint.ts';
-import type { ConformanceReport } from '../../src/conformance/report.ts';
+import type { McpRevision } from '../../src/conformance/kit/mcp/endpoint.ts';
+import type { ConformanceReport } from '../../src/conformance/kit/report.ts';
 import { runConformance, selects } from '../../src/conformance/runner.ts';
 import { agentLaws } from '../agent/index.ts';
 import { agentMockKeys } from '../agent/keys.ts';

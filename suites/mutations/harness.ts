@@ -3,7 +3,7 @@
  * suite found the fault and named one of the expected rules; controls must pass.
  */
 
-import type { ConformanceReport } from '../../src/conformance/report.ts';
+import type { ConformanceReport } from '../../src/conformance/kit/report.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
 import { allLaws } from '../laws/index.ts';
 import { mockKeys, startMockTarget } from '../target.ts';

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEY_ENV, KEY_ROLES, type KeyRole, type Keys } from '../../src/client/types.ts';
-import type { ConformanceReport } from '../../src/conformance/report.ts';
+import type { ConformanceReport } from '../../src/conformance/kit/report.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
 import { allLaws } from '../../suites/laws/index.ts';
 

@@ -1,4 +1,4 @@
-import type { Keys } from '../client/types.ts';
+import type { Keys } from '../../client/types.ts';
 import { MCP_REVISIONS, type McpRevision } from './mcp/endpoint.ts';
 import type { ProgressEvent } from './report.ts';
 
