@@ -5,10 +5,6 @@
 
 /** Upward imports: `from -> to`. */
 export const KNOWN_UPWARD_EDGES: readonly string[] = [
-  'contract/src/gaps.ts -> mocks/agent/choices.ts',
-  'contract/src/gaps.ts -> mocks/engine/choices/points.ts',
-  'contract/src/rules-doc.ts -> src/client/types.ts',
-  'contract/src/rules-doc.ts -> suites/laws/index.ts',
   'mocks/http/dashboard/har.ts -> src/record/har.ts',
   'mocks/http/dashboard/har.ts -> src/record/scrub.ts',
   'mocks/http/dashboard/har.ts -> src/record/verify.ts',

@@ -32,6 +32,8 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
       'suites/mutations/',
     ],
   },
+  // The build and the generated pages (docs/rules.md from the laws, the spec-gap tables from the mock's choices).
+  { name: 'scripts', folders: ['scripts/'] },
 ];
 
 /** The index in LAYERS of the layer a repository-relative file belongs to. */
