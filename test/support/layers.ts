@@ -10,7 +10,7 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
   { name: 'engine', folders: ['mocks/engine/'] },
   {
     name: 'adapters',
-    folders: ['mocks/http/', 'mocks/msw/', 'mocks/agent/', 'mocks/index.ts', 'src/client/'],
+    folders: ['mocks/http/', 'mocks/msw/', 'mocks/agent/', 'mocks/index.ts', 'src/client/', 'src/har/'],
   },
   // The laws, and the kit they are written with (the law's and the check's types, outcomes, the MCP session).
   { name: 'suites', folders: ['suites/', 'src/arbitraries/', 'src/conformance/kit/'] },
