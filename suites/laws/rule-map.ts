@@ -2,6 +2,8 @@
  * Which catalog rule a response-schema issue breaks, from the operation, the status and where in the
  * body the issue is. Lets a failure name the precise rule (`SCHEMA-ACTION-USER`) instead of a vague one.
  */
+import { contract } from '../../src/contract/index.ts';
+import { statusesRuleOf } from './catalog-lookup.ts';
 
 type Route = readonly [RegExp, string];
 
@@ -123,26 +125,13 @@ export function schemaRuleFor(operationId: string, status: number, pointer: stri
   return entry.routes.find(([re]) => re.test(pointer))?.[1] ?? entry.fallback;
 }
 
-/** The "declared statuses" rule of each operation. */
-export const STATUSES_RULE: Readonly<Record<string, string>> = {
-  listActions: 'LIST-STATUSES-DECLARED',
-  getAction: 'DETAIL-STATUSES-DECLARED',
-  getCustomFields: 'CF-GET-STATUSES-DECLARED',
-  updateCustomFields: 'CF-PATCH-STATUSES-DECLARED',
-  listAgents: 'AGENT-LIST-STATUSES-DECLARED',
-  getAgent: 'AGENT-DETAIL-STATUSES-DECLARED',
-  listQueues: 'QUEUE-STATUSES-DECLARED',
-  getTagAnalytics: 'TAGS-STATUSES-DECLARED',
-  getTagVolume: 'VOLUME-STATUSES-DECLARED',
-  getSentimentByDay: 'SENT-DAY-STATUSES-DECLARED',
-  getSentimentByTag: 'SENT-TAG-STATUSES-DECLARED',
-  getEngagement: 'ENG-STATUSES-DECLARED',
-  searchConversations: 'SEARCH-STATUSES-DECLARED',
-  submitModerationCase: 'MOD-SUBMIT-STATUSES-DECLARED',
-  submitModerationBatch: 'MOD-BATCH-STATUSES-DECLARED',
-  getModerationCase: 'MOD-GET-STATUSES-DECLARED',
-  ingestRecords: 'ING-STATUSES-DECLARED',
-};
+/** The "declared statuses" rule of each operation of the contract, from the catalog. */
+export const STATUSES_RULE: Readonly<Record<string, string>> = Object.fromEntries(
+  [...contract.operations.keys()].flatMap((op) => {
+    const rule = statusesRuleOf(op);
+    return rule === undefined ? [] : [[op, rule]];
+  }),
+);
 
 /** The rule "valid query parameters are accepted" of each read operation. */
 export const QUERY_PARAMS_RULE: Readonly<Record<string, string>> = {
