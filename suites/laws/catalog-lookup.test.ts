@@ -4,7 +4,7 @@ import type { Operation } from '../../src/contract/operations.ts';
 import { getRule, rules } from '../../src/contract/rules.ts';
 import { ingestKeyNoReporting, readKeyOnWriteRoutes, scopeCases, writeKeyNoIngest } from './auth.ts';
 import { operationsWithScope, scopeRuleOf, scopeRulesOf, statusesRuleOf } from './catalog-lookup.ts';
-import { QUERY_PARAMS_RULE, STATUSES_RULE, schemaRulesOf } from './rule-map.ts';
+import { QUERY_PARAMS_RULE, STATUSES_RULE, schemaRuleFor, schemaRulesOf } from './rule-map.ts';
 
 const apiOps = [...contract.operations.values()].filter((op) => op.requiredScope !== null);
 const names = (ops: readonly Operation[]): string[] => ops.map((op) => op.operationId);
@@ -75,6 +75,22 @@ describe('the laws read scopes and rules from the contract and the catalog', () 
     for (const [op, id] of Object.entries(QUERY_PARAMS_RULE)) {
       expect(contract.operations.has(op), op).toBe(true);
       expect(getRule(id).operations, `${id} in the catalog`).toContain(op);
+    }
+  });
+
+  it('error bodies: the moderation and custom-field operations are those the contract tags so', () => {
+    for (const op of contract.operations.values()) {
+      const moderation = op.tags.includes('Moderation');
+      expect(schemaRuleFor(op.operationId, 400, '/message'), op.operationId).toBe(
+        moderation ? 'ERR-MODERATION-BODY' : 'ERR-GENERAL-BODY',
+      );
+      expect(schemaRuleFor(op.operationId, 422, '/message'), op.operationId).toBe(
+        moderation
+          ? 'ERR-MODERATION-BODY'
+          : op.tags.includes('Custom fields')
+            ? 'ERR-CUSTOM-FIELD-422-FIELDERRORS'
+            : 'ERR-GENERAL-BODY',
+      );
     }
   });
 });

@@ -108,8 +108,13 @@ const BY_OPERATION: Readonly<
   getSwaggerUi: { routes: [], fallback: 'DOCS-SWAGGER-UI' },
 };
 
-const MODERATION_OPS = new Set(['submitModerationCase', 'submitModerationBatch', 'getModerationCase']);
-const CUSTOM_FIELD_OPS = new Set(['getCustomFields', 'updateCustomFields']);
+/** The operations of a tag of the contract: moderation and custom fields have error bodies of their own. */
+const taggedWith = (tag: string): ReadonlySet<string> =>
+  new Set(
+    [...contract.operations.values()].filter((op) => op.tags.includes(tag)).map((op) => op.operationId),
+  );
+const MODERATION_OPS = taggedWith('Moderation');
+const CUSTOM_FIELD_OPS = taggedWith('Custom fields');
 
 /** The rule a schema issue at `pointer` in a `status` response of `operationId` breaks. */
 export function schemaRuleFor(operationId: string, status: number, pointer: string): string {
