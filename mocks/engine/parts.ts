@@ -6,11 +6,12 @@
  * unless it asks for them. `createEngine` (`engine.ts`) is the engine with every
  * part (`full-parts.ts`), as the CLI, `cca-kit/mock` and `cca-kit/msw` in node use it.
  */
+
+import type { Choices } from '../../src/contract/choice-points.ts';
 import type { createAdminDispatcher } from './admin/index.ts';
 import type { AdminRoute } from './admin/route.ts';
 import type { renameDocsPathParams } from './choices/docs-path-params.ts';
 import type { ChoicesOption } from './choices/index.ts';
-import type { Choices } from './choices/points.ts';
 import type { shapeRequest } from './choices/request.ts';
 import type { shapeResult } from './choices/result.ts';
 import type { Appliers } from './commands/apply.ts';
