@@ -4,7 +4,7 @@ import { listActions } from '../handlers/listActions.ts';
 import { searchConversations } from '../handlers/searchConversations.ts';
 import { addIngestedAction, upsertIngestedAction } from './ingest.ts';
 import type { IngestedActionInput } from './ingest-types.ts';
-import { call, contractIssues, TEST_NOW, testState } from './test-support.ts';
+import { call, contractIssues, TEST_NOW, testState } from '../../../test/support/engine-handlers.ts';
 
 const ID = '1234567890123456789012345';
 
