@@ -22,14 +22,14 @@ import type { MockClock } from './clock.ts';
 import { applyCommand } from './commands/apply.ts';
 import type { Applied, Command, LoggedCommand, OutcomeOf } from './commands/types.ts';
 import { createDocs, DOCS_OPERATIONS } from './docs.ts';
-import { type EngineError, type EngineErrorCode, errors } from './errors.ts';
+import { type EngineError, type EngineErrorCode, errors, missingPart } from './errors.ts';
 import type { EngineAnswer, EngineRequest, EngineResponse } from './exchange.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-bridge.ts';
 import { handlers } from './handlers/index.ts';
 import { settleIngestion } from './ingestion/index.ts';
 import type { RequestContext } from './interceptors.ts';
 import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
-import { type EngineParts, missingPart } from './parts.ts';
+import type { EngineParts } from './parts.ts';
 import {
   HTML_CONTENT_TYPE,
   JSON_CONTENT_TYPE,

@@ -10,10 +10,11 @@ import type { ChoicesOption } from './choices/index.ts';
 import { MockClock, realTimeClock } from './clock.ts';
 import { DataBaseline } from './data-file/data-baseline.ts';
 import type { DataFile } from './data-file/types.ts';
+import { missingPart } from './errors.ts';
 import type { IngestionStateOptions } from './ingestion/index.ts';
 import type { EngineInterceptor } from './interceptors.ts';
 import type { ModerationStateOptions } from './moderation/index.ts';
-import { type EngineParts, missingPart } from './parts.ts';
+import type { EngineParts } from './parts.ts';
 
 export interface EngineOptions {
   /** PRNG seed of the data set and of generated ids. Default 42. */
