@@ -8,9 +8,10 @@ import { MockClock } from '../../mocks/engine/clock.ts';
 import { applyCommand } from '../../mocks/engine/commands/apply.ts';
 import type { Command, OutcomeOf } from '../../mocks/engine/commands/types.ts';
 import { FULL_PARTS } from '../../mocks/engine/full-parts.ts';
+import type { Handler } from '../../mocks/engine/handlers/context.ts';
 import { normalizeOptions } from '../../mocks/engine/options.ts';
 import { createEngineState, type EngineState } from '../../mocks/engine/state.ts';
-import { type Handler, type HandlerResult, SerialisedJson } from '../../mocks/engine/types.ts';
+import { type HandlerResult, SerialisedJson } from '../../mocks/engine/types.ts';
 import type { OperationId } from '../../src/contract/index.ts';
 import { validateResponse } from '../../src/contract/index.ts';
 
