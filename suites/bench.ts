@@ -7,6 +7,7 @@
  * // npx tsx suites/bench.ts --mutants  → plus the detection rate over every mutant
  */
 import { runConformance } from '../src/conformance/runner.ts';
+import { allLaws } from './laws/index.ts';
 import { runHarness } from './mutations/harness.ts';
 import { startMockTarget } from './target.ts';
 
@@ -14,7 +15,7 @@ const rows: string[] = [];
 for (const seed of [1, 2, 3]) {
   const running = await startMockTarget({ seed: 42 });
   const t0 = performance.now();
-  const report = await runConformance({ target: running.target, seed });
+  const report = await runConformance({ target: running.target, seed }, { laws: allLaws });
   const seconds = (performance.now() - t0) / 1000;
   await running.close();
   rows.push(

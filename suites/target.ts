@@ -8,7 +8,7 @@ import { createEngine, type Engine } from '../mocks/engine/engine.ts';
 import type { EngineOptions } from '../mocks/engine/options.ts';
 import { startMockServer } from '../mocks/http/server.ts';
 import { KEY_ENV, KEY_ROLES, type Keys } from '../src/client/types.ts';
-import type { Target } from '../src/conformance/options.ts';
+import type { Target } from '../src/conformance/kit/options.ts';
 
 interface SeededKey {
   readonly key: string;

@@ -5,7 +5,7 @@
  * `CCA_RUNS` pin the seed and the cases per property.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultDeps, runConformance } from '../src/conformance/runner.ts';
+import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { lawsOf } from './laws/index.ts';
 import { type RunningTarget, resolveTarget } from './target.ts';
@@ -38,7 +38,7 @@ export function describeLaws(group: string): void {
             only: [law.id],
             runId: `${runId}-${index}`,
           },
-          { ...defaultDeps(), laws: [law] },
+          { laws: [law] },
         );
         const result = report.laws.find((l) => l.lawId === law.id);
         if (result?.outcome.kind === 'not-run') {

@@ -5,8 +5,8 @@
  * naming it; a deployment offering one revision only is judged over that one.
  */
 import { describe, expect, it } from 'vitest';
-import { revisionsToRun } from '../src/conformance/mcp/revisions.ts';
-import { normalizeOptions } from '../src/conformance/options.ts';
+import { revisionsToRun } from '../src/conformance/kit/mcp/revisions.ts';
+import { normalizeOptions } from '../src/conformance/kit/options.ts';
 import { mergeRevisionRuns } from '../src/conformance/revision-runs.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { agentLaws } from '../suites/agent/index.ts';

@@ -4,7 +4,7 @@
  * revision (the default run over both is test/agent-conformance-both.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { defaultDeps, runConformance } from '../src/conformance/runner.ts';
+import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { agentLaws } from '../suites/agent/index.ts';
 import { startMockTarget } from '../suites/target.ts';
@@ -22,7 +22,7 @@ describe('the whole agent suite against our own mock', () => {
       try {
         const report = await runConformance(
           { target: { ...running.target, mcpRevision }, seed, runs: 5 },
-          { ...defaultDeps(), laws: agentLaws },
+          { laws: agentLaws },
         );
         const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');
         expect(report.ok, renderConsoleReport(report, secrets)).toBe(true);

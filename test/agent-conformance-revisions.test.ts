@@ -7,8 +7,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpRevision } from '../src/conformance/mcp/endpoint.ts';
-import { defaultDeps, runConformance } from '../src/conformance/runner.ts';
+import type { McpRevision } from '../src/conformance/kit/mcp/endpoint.ts';
+import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { agentLaws } from '../suites/agent/index.ts';
 import { startMockTarget } from '../suites/target.ts';
@@ -82,7 +82,7 @@ async function run(mcpRevision: McpRevision, mcpUrl?: string) {
       seed: 7,
       runs: 3,
     },
-    { ...defaultDeps(), laws: agentLaws },
+    { laws: agentLaws },
   );
   const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');
   return { report, text: renderConsoleReport(report, secrets) };

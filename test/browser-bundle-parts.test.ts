@@ -22,7 +22,7 @@ const FEATURE_MODULES = {
     'mocks/engine/data-file/export.js',
     'contract/data.schema.json',
   ],
-  choices: ['mocks/engine/choices/result.js', 'mocks/engine/choices/points.js'],
+  choices: ['mocks/engine/choices/result.js', 'src/contract/choice-points.js'],
 } as const;
 
 /** Modules only the agent interface needs: never in a page. */

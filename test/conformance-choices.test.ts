@@ -22,6 +22,7 @@ import {
   parseChoiceAssignments,
 } from '../mocks/engine/choices/index.ts';
 import { runConformance } from '../src/conformance/runner.ts';
+import { allLaws } from '../suites/laws/index.ts';
 import { startMockTarget } from '../suites/target.ts';
 
 const RUNS = Number(process.env['CCA_CHOICES_RUNS'] ?? 2);
@@ -47,7 +48,7 @@ const EXAMPLES: [Choices][] = [[nthOfEach(Number.POSITIVE_INFINITY)], [nthOfEach
 async function runSuite(choices: Choices): Promise<string[]> {
   const running = await startMockTarget({ seed: 42, choices });
   try {
-    const report = await runConformance({ target: running.target, seed: 7, runs: 3 });
+    const report = await runConformance({ target: running.target, seed: 7, runs: 3 }, { laws: allLaws });
     // A failure, and a law a choice kept from running (that would hide a false alarm).
     const problems = report.laws.flatMap((l) =>
       l.outcome.kind === 'failed'

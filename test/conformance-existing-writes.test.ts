@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
+import { allLaws } from '../suites/laws/index.ts';
 import { withHook } from '../suites/mutations/hook.ts';
 import { startMockTarget } from '../suites/target.ts';
 
@@ -17,7 +18,7 @@ describe('writes to existing records', () => {
         seed: 4,
         runs: 3,
         only: ['custom-fields'],
-      });
+      }, { laws: allLaws });
       expect(report.ok).toBe(true);
       expect(report.existingWrites.length).toBeGreaterThan(0);
       expect(report.existingWrites.every((w) => w.restored)).toBe(true);
@@ -51,7 +52,7 @@ describe('writes to existing records', () => {
         runs: 3,
         only: ['custom-fields', 'stateful'],
         customFieldWrites: false,
-      });
+      }, { laws: allLaws });
       expect(report.existingWrites).toEqual([]);
       const patch = report.laws.find((l) => l.lawId === 'custom-fields.patch-persists');
       expect(patch?.outcome).toMatchObject({

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../mocks/engine/engine.ts';
 import { runConformance } from '../src/conformance/runner.ts';
+import { allLaws } from '../suites/laws/index.ts';
 import type { Hook } from '../suites/mutations/hook.ts';
 import { withHook } from '../suites/mutations/hook.ts';
 import { mockKeys, type RunningTarget, startMockTarget } from '../suites/target.ts';
@@ -124,14 +125,17 @@ describe('leave no trace (LEFT-CHANGED)', () => {
   it('a full --allow-writes run against a deployment refusing null for text fields leaves every record it did not create byte for byte the same', async () => {
     await withTarget(refusesNullForText, async (running) => {
       const before = records(await exportData(running));
-      const report = await runConformance({
-        target: running.target,
-        seed: 11,
-        runs: 5,
-        allowWrites: true,
-        skip: ['agent'],
-        runId: 'lnt1',
-      });
+      const report = await runConformance(
+        {
+          target: running.target,
+          seed: 11,
+          runs: 5,
+          allowWrites: true,
+          skip: ['agent'],
+          runId: 'lnt1',
+        },
+        { laws: allLaws },
+      );
       const after = records(await exportData(running));
       expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
       for (const [name, was] of before) {
@@ -166,14 +170,17 @@ describe('leave no trace (LEFT-CHANGED)', () => {
         () => locksAfter(runs, mode),
         async (running) => {
           const before = await exportData(running);
-          const report = await runConformance({
-            target: running.target,
-            seed: 3,
-            runs,
-            allowWrites: true,
-            only: ['custom-fields'],
-            runId: `lnt-${mode}`,
-          });
+          const report = await runConformance(
+            {
+              target: running.target,
+              seed: 3,
+              runs,
+              allowWrites: true,
+              only: ['custom-fields'],
+              runId: `lnt-${mode}`,
+            },
+            { laws: allLaws },
+          );
           const failure = report.laws.find((l) => l.lawId === 'custom-fields.patch-persists')?.outcome;
           expect(failure?.kind).toBe('failed');
           if (failure?.kind !== 'failed') return;

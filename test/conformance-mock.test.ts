@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
+import { allLaws } from '../suites/laws/index.ts';
 import { startMockTarget } from '../suites/target.ts';
 import { scaled } from './support/timeouts.ts';
 
@@ -14,7 +15,10 @@ describe('the whole conformance suite against our own mock', () => {
       async () => {
         const running = await startMockTarget({ seed });
         try {
-          const report = await runConformance({ target: { ...running.target, mcpRevision }, seed, runs: 10 });
+          const report = await runConformance(
+            { target: { ...running.target, mcpRevision }, seed, runs: 10 },
+            { laws: allLaws },
+          );
           const secrets = Object.values(running.target.keys).filter(
             (k): k is string => typeof k === 'string',
           );

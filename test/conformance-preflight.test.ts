@@ -14,9 +14,9 @@ import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { runConformCommand } from '../src/cli/conform.ts';
 import { main } from '../src/cli/main.ts';
 import { KEY_ENV } from '../src/client/types.ts';
-import { runExamples, violate } from '../src/conformance/check.ts';
-import type { Law } from '../src/conformance/law.ts';
-import { defaultDeps, runConformance } from '../src/conformance/runner.ts';
+import { runExamples, violate } from '../src/conformance/kit/check.ts';
+import type { Law } from '../src/conformance/kit/law.ts';
+import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport, renderJsonReport } from '../src/reporters/index.ts';
 import { mockKeys, type RunningTarget, startMockTarget } from '../suites/target.ts';
 import { captureIo } from './support/cli-io.ts';
@@ -208,7 +208,7 @@ describe('cca-kit conform: preflight', () => {
           violate('LIST-FULLFILTER-MAX-LENGTH', 'status:x', 'pretend it was accepted');
         }),
     };
-    const report = await runConformance({ target: good.target, seed: 1 }, { ...defaultDeps(), laws: [law] });
+    const report = await runConformance({ target: good.target, seed: 1 }, { laws: [law] });
     const text = renderConsoleReport(report);
     expect(text).toContain('FAIL LIST-FULLFILTER-MAX-LENGTH');
     expect(text).not.toContain(long);

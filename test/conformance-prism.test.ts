@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceReport } from '../src/conformance/report.ts';
+import type { ConformanceReport } from '../src/conformance/kit/report.ts';
 import { runConformance } from '../src/conformance/runner.ts';
+import { allLaws } from '../suites/laws/index.ts';
 import { mockKeys } from '../suites/target.ts';
 
 /**
@@ -77,17 +78,20 @@ describe("against Prism's stateless mock of the contract", () => {
       },
     );
     await waitFor(`http://127.0.0.1:${port}/docs/json`, 45_000);
-    report = await runConformance({
-      target: {
-        baseUrl: `http://127.0.0.1:${port}`,
-        keys: mockKeys(),
-        now: () => Date.parse('2026-11-20T00:00:00Z'),
+    report = await runConformance(
+      {
+        target: {
+          baseUrl: `http://127.0.0.1:${port}`,
+          keys: mockKeys(),
+          now: () => Date.parse('2026-11-20T00:00:00Z'),
+        },
+        seed: 3,
+        runs: 5,
+        allowWrites: true,
+        moderationTimeoutMs: 2000,
       },
-      seed: 3,
-      runs: 5,
-      allowWrites: true,
-      moderationTimeoutMs: 2000,
-    });
+      { laws: allLaws },
+    );
   }, 120_000);
 
   afterAll(() => {

@@ -4,7 +4,7 @@
  * their polls (`onPoll`), laws run strictly one after another, as before.
  */
 import { describe, expect, it } from 'vitest';
-import type { Law } from '../src/conformance/law.ts';
+import type { Law } from '../src/conformance/kit/law.ts';
 import { type RunnerDeps, runConformance } from '../src/conformance/runner.ts';
 import { contract } from '../src/contract/index.ts';
 

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../mocks/engine/engine.ts';
 import { startMockServer } from '../mocks/http/server.ts';
 import { ConformanceClient } from '../src/client/client.ts';
-import { runScript } from '../src/conformance/mcp/script.ts';
-import { McpSession, type ToolAnswer } from '../src/conformance/mcp/session.ts';
+import { runScript } from '../src/conformance/kit/mcp/script.ts';
+import { McpSession, type ToolAnswer } from '../src/conformance/kit/mcp/session.ts';
 import { mockKeys } from '../suites/target.ts';
 
 /** A value whose JSON is about `kib` KiB, the same for the same arguments. */

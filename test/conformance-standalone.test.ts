@@ -5,10 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { baselineFrom } from '../src/conformance/baseline.ts';
-import { runExamples, runProperty, violate } from '../src/conformance/check.ts';
-import type { Law } from '../src/conformance/law.ts';
-import type { ConformanceOptions } from '../src/conformance/options.ts';
+import { baselineFrom } from '../src/conformance/kit/baseline.ts';
+import { runExamples, runProperty, violate } from '../src/conformance/kit/check.ts';
+import type { Law } from '../src/conformance/kit/law.ts';
+import type { ConformanceOptions } from '../src/conformance/kit/options.ts';
 import { runConformance } from '../src/conformance/runner.ts';
 import { contract } from '../src/contract/index.ts';
 import { levelOf } from '../src/contract/rules.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/runner.ts';
+import { allLaws } from '../suites/laws/index.ts';
 import { MUTANTS } from '../suites/mutations/faults.ts';
 import { withHook } from '../suites/mutations/hook.ts';
 import { mockKeys, startMockTarget } from '../suites/target.ts';
@@ -13,12 +14,15 @@ describe('model-based sequences (fc.commands)', () => {
       wrap: (engine) => withHook(engine, fault.hook(mockKeys())),
     });
     try {
-      const report = await runConformance({
-        target: running.target,
-        seed: 11,
-        runs: 15,
-        only: ['stateful.model-based'],
-      });
+      const report = await runConformance(
+        {
+          target: running.target,
+          seed: 11,
+          runs: 15,
+          only: ['stateful.model-based'],
+        },
+        { laws: allLaws },
+      );
       const outcome = report.laws.find((l) => l.lawId === 'stateful.model-based')?.outcome;
       expect(outcome?.kind).toBe('failed');
       if (outcome?.kind !== 'failed') return;

@@ -9,11 +9,11 @@ import {
   moderationSubmission,
 } from '../src/arbitraries/index.ts';
 import { BudgetExhaustedError, ConformanceClient, RateLimiter } from '../src/client/index.ts';
-import { baselineFrom, fingerprintOf, parseBaseline } from '../src/conformance/baseline.ts';
-import { runExamples, runProperty, violate } from '../src/conformance/check.ts';
-import type { Law } from '../src/conformance/law.ts';
-import { isLoopback, normalizeOptions } from '../src/conformance/options.ts';
-import { toCurl, toCurlSequence } from '../src/conformance/repro.ts';
+import { baselineFrom, fingerprintOf, parseBaseline } from '../src/conformance/kit/baseline.ts';
+import { runExamples, runProperty, violate } from '../src/conformance/kit/check.ts';
+import type { Law } from '../src/conformance/kit/law.ts';
+import { isLoopback, normalizeOptions } from '../src/conformance/kit/options.ts';
+import { toCurl, toCurlSequence } from '../src/conformance/kit/repro.ts';
 import { runConformance } from '../src/conformance/runner.ts';
 import { contract } from '../src/contract/index.ts';
 import { resolveLocalRef } from '../src/contract/operations.ts';

@@ -7,7 +7,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTRACT_PATH, serialiseDocument } from '../contract/src/build.ts';
-import { collectAgentGaps, collectGaps, GAPS_PAGE_PATH, pageWithGaps } from '../contract/src/gaps.ts';
+import { collectAgentGaps, collectGaps, GAPS_PAGE_PATH, pageWithGaps } from '../scripts/gaps-doc.ts';
 import { AGENT_FILES } from '../src/contract/agent.ts';
 import { SPEC_OPERATIONS } from './spec-tables.ts';
 import { bin, run, type Started, startPrism } from './support/processes.ts';

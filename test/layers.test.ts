@@ -1,7 +1,7 @@
 /**
  * One dependency rule for the whole project, held on its own module graph (type imports included):
  * a file imports only its own layer and the layers below it (test/support/layers.ts, the table in
- * docs/ARCHITECTURE.md), and no import circle exists in contract/, fixtures/, mocks/, src/ or suites/.
+ * docs/ARCHITECTURE.md), and no import circle exists in contract/, fixtures/, mocks/, src/, suites/ or scripts/.
  * The breaches that remain are listed by name in test/support/layer-allowlist.ts; a new one fails,
  * and so does a listed one that was fixed, so the list can only shrink.
  */
@@ -11,7 +11,7 @@ import { KNOWN_CYCLES, KNOWN_UPWARD_EDGES } from './support/layer-allowlist.ts';
 import { LAYERS, layerOf } from './support/layers.ts';
 import { cycles, importsOf, moduleGraph, sourceFiles } from './support/module-graph.ts';
 
-const FOLDERS = ['contract', 'fixtures', 'mocks', 'src', 'suites'];
+const FOLDERS = ['contract', 'fixtures', 'mocks', 'src', 'suites', 'scripts'];
 
 function upwardEdges(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const found: string[] = [];
@@ -57,21 +57,31 @@ describe('the layer rule', () => {
     ).toEqual([]);
   });
 
+  it('the runner takes its laws as an argument: only the conformance entry imports the suite', () => {
+    const runnerToSuites = [...graph]
+      .filter(([from]) => from.startsWith('src/conformance/') && from !== 'src/conformance/index.ts')
+      .flatMap(([from, targets]) =>
+        targets.filter((to) => to.startsWith('suites/')).map((to) => `${from} -> ${to}`),
+      );
+    expect(runnerToSuites).toEqual([]);
+    expect(graph.get('src/conformance/index.ts')).toContain('suites/laws/index.ts');
+  });
+
   it('sees what the rule forbids: an upward type import and a circle', () => {
     // The scanner counts `import type`, re-exports and dynamic imports.
     const from = 'mocks/engine/clock.ts';
     const imports = importsOf(
       from,
       [
-        "import type { Law } from '../../src/conformance/law.ts';",
+        "import type { Law } from '../../src/conformance/kit/law.ts';",
         "export * from './body.ts';",
         "const x = await import('../http/server.ts');",
       ].join('\n'),
     );
-    expect(imports).toEqual(['src/conformance/law.ts', 'mocks/engine/body.ts', 'mocks/http/server.ts']);
+    expect(imports).toEqual(['src/conformance/kit/law.ts', 'mocks/engine/body.ts', 'mocks/http/server.ts']);
     const bad = new Map(graph);
-    bad.set(from, [...(graph.get(from) ?? []), 'src/conformance/law.ts']);
-    expect(upwardEdges(bad)).toContain(`${from} -> src/conformance/law.ts`);
+    bad.set(from, [...(graph.get(from) ?? []), 'src/conformance/kit/law.ts']);
+    expect(upwardEdges(bad)).toContain(`${from} -> src/conformance/kit/law.ts`);
     expect(
       cycles(
         new Map([

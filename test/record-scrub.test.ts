@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Pseudonyms } from '../src/record/pseudonym.ts';
-import { DEFAULT_SCRUB_RULES, Scrubber } from '../src/record/scrub.ts';
-import { findLeaks } from '../src/record/verify.ts';
+import { Pseudonyms } from '../src/har/pseudonym.ts';
+import { DEFAULT_SCRUB_RULES, Scrubber } from '../src/har/scrub.ts';
+import { findLeaks } from '../src/har/verify.ts';
 import { at } from './data-support.ts';
 
 const leadingZeros = (s: string): number => /^0*/.exec(s)?.[0].length ?? 0;

@@ -14,7 +14,7 @@ import {
   RULES_DOC_PATH,
   restRules,
   rulesDoc,
-} from '../contract/src/rules-doc.ts';
+} from '../scripts/rules-doc.ts';
 import { rules } from '../src/contract/rules.ts';
 
 const laws = lawsByRule();
@@ -65,11 +65,11 @@ describe('the spec audit (contract/audit.json)', () => {
       expect(hasLaw(id), id).toBe(true);
   });
 
-  it('docs/rules.md is generated from the catalog, the laws and the audit (npx tsx contract/src/rules-doc.ts)', () => {
+  it('docs/rules.md is generated from the catalog, the laws and the audit (npx tsx scripts/rules-doc.ts)', () => {
     const current = readFileSync(RULES_DOC_PATH, 'utf8');
     expect(
       current === rulesDoc(current),
-      'docs/rules.md is out of date: run npx tsx contract/src/rules-doc.ts',
+      'docs/rules.md is out of date: run npx tsx scripts/rules-doc.ts',
     ).toBe(true);
   });
 });

@@ -4,7 +4,7 @@
  *
  *   npm run bench -- --only agent-conformance
  */
-import { defaultDeps, runConformance } from '../../src/conformance/runner.ts';
+import { runConformance } from '../../src/conformance/runner.ts';
 import { agentLaws } from '../../suites/agent/index.ts';
 import { startMockTarget } from '../../suites/target.ts';
 
@@ -39,7 +39,7 @@ export async function agentConformance(options: {
       const t0 = performance.now();
       const report = await runConformance(
         { target: running.target, seed, runs: options.runs },
-        { ...defaultDeps(), laws: agentLaws },
+        { laws: agentLaws },
       );
       const seconds = (performance.now() - t0) / 1000;
       const count = (kind: string) => report.laws.filter((l) => l.outcome.kind === kind).length;

@@ -10,10 +10,11 @@
  * `npm run docs:gaps`); it is keyed by every choice name, so a new point does not type-check until
  * someone decides whether the agent interface shows it.
  */
+
+import type { ChoiceName, Choices } from '../../src/contract/choice-points.ts';
 import { statusIn, statusOut } from '../engine/choices/action-statuses.ts';
 import { DEFAULT_CHOICES } from '../engine/choices/defaults.ts';
 import { durationOut } from '../engine/choices/durations.ts';
-import type { ChoiceName, Choices } from '../engine/choices/points.ts';
 
 export interface AgentReach {
   /** Does the point change what the agent interface answers or accepts? */

@@ -23,7 +23,7 @@ import type { MockClock } from './clock.ts';
 import { applyCommand } from './commands/apply.ts';
 import type { Applied, Command, LoggedCommand, OutcomeOf } from './commands/types.ts';
 import { createDocs, DOCS_OPERATIONS } from './docs.ts';
-import { type EngineError, type EngineErrorCode, errors, FAULT_HEADER } from './errors.ts';
+import { type EngineError, type EngineErrorCode, errors, FAULT_HEADER, missingPart } from './errors.ts';
 import { DROP, type EngineAnswer, type EngineRequest, type EngineResponse } from './exchange.ts';
 import { acceptedCases, createFaults, type FaultView } from './faults/index.ts';
 import { fromFetchRequest, toFetchResponse } from './fetch-bridge.ts';
@@ -32,7 +32,7 @@ import { settleIngestion } from './ingestion/index.ts';
 import type { RequestContext } from './interceptors.ts';
 import { failCase } from './moderation/status.ts';
 import { type EngineOptions, type NormalizedEngineOptions, normalizeOptions } from './options.ts';
-import { type EngineParts, missingPart } from './parts.ts';
+import type { EngineParts } from './parts.ts';
 import {
   HTML_CONTENT_TYPE,
   JSON_CONTENT_TYPE,

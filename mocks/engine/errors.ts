@@ -185,3 +185,11 @@ export const errors = {
       { 'retry-after': '1' },
     ),
 } as const;
+
+/** How an engine without a part says so: the part's name and where `cca-kit/msw` users get it. */
+export function missingPart(what: string, feature: string): string {
+  return (
+    `${what} ${what.endsWith('s') ? 'are' : 'is'} not part of this engine: in a browser build of cca-kit/msw, ` +
+    `import { ${feature} } from 'cca-kit/msw/features' and pass createHandlers({ ..., use: [${feature}] })`
+  );
+}

@@ -2,17 +2,19 @@
  * Engine options, normalised once into a complete object (defaults checked with `satisfies`) and
  * rejected at construction with a clear message when invalid.
  */
+
+import type { ChoiceName, Choices } from '../../src/contract/choice-points.ts';
 import type { Contract } from '../../src/contract/index.ts';
 import { DEFAULT_CHOICES } from './choices/defaults.ts';
 import type { ChoicesOption } from './choices/index.ts';
-import type { ChoiceName, Choices } from './choices/points.ts';
 import { MockClock, realTimeClock } from './clock.ts';
 import { DataBaseline } from './data-file/data-baseline.ts';
 import type { DataFile } from './data-file/types.ts';
+import { missingPart } from './errors.ts';
 import type { IngestionStateOptions } from './ingestion/index.ts';
 import type { EngineInterceptor } from './interceptors.ts';
 import type { ModerationStateOptions } from './moderation/index.ts';
-import { type EngineParts, missingPart } from './parts.ts';
+import type { EngineParts } from './parts.ts';
 
 export interface EngineOptions {
   /** PRNG seed of the data set and of generated ids. Default 42. */

@@ -6,11 +6,12 @@
  * unless it asks for them. `createEngine` (`engine.ts`) is the engine with every
  * part (`full-parts.ts`), as the CLI, `cca-kit/mock` and `cca-kit/msw` in node use it.
  */
+
+import type { Choices } from '../../src/contract/choice-points.ts';
 import type { createAdminDispatcher } from './admin/index.ts';
 import type { AdminRoute } from './admin/route.ts';
 import type { renameDocsPathParams } from './choices/docs-path-params.ts';
 import type { ChoicesOption } from './choices/index.ts';
-import type { Choices } from './choices/points.ts';
 import type { shapeRequest } from './choices/request.ts';
 import type { shapeResult } from './choices/result.ts';
 import type { Appliers } from './commands/apply.ts';
@@ -64,12 +65,4 @@ export interface EngineParts {
   readonly dataFiles?: DataFilesPart;
   readonly choices?: ChoicesPart;
   readonly agentWrites?: AgentWritesPart;
-}
-
-/** How an engine without a part says so: the part's name and where `cca-kit/msw` users get it. */
-export function missingPart(what: string, feature: string): string {
-  return (
-    `${what} ${what.endsWith('s') ? 'are' : 'is'} not part of this engine: in a browser build of cca-kit/msw, ` +
-    `import { ${feature} } from 'cca-kit/msw/features' and pass createHandlers({ ..., use: [${feature}] })`
-  );
 }

@@ -1,11 +1,10 @@
 /**
- * The seams of the engine. Each slice of state has one owner module; handlers are plain functions
- * from a validated request context to a result, found by operationId. Nothing here knows about
- * node:http or MSW: adapters call `Engine.dispatch` (plain data) or `Engine.handle` (Fetch API).
+ * The base types of the engine. Each slice of state has one owner module; handlers are plain functions
+ * from a validated request context (handlers/context.ts) to a result, found by operationId. Nothing
+ * here knows about node:http or MSW: adapters call `Engine.dispatch` (plain data) or `Engine.handle`
+ * (Fetch API).
  */
 
-import type { ApiKeyRecord, Organization } from '../../src/contract/domain.ts';
-import type { Command, OutcomeOf } from './commands/types.ts';
 import { concatBytes } from './exchange.ts';
 
 export type {
@@ -20,28 +19,6 @@ export type {
 /** The engine's clock: injected so tests drive time instead of sleeping. */
 export interface Clock {
   now(): number;
-}
-
-/** What a handler receives once auth, scope and contract validation have passed. */
-export interface HandlerContext<State = unknown> {
-  readonly operationId: string;
-  readonly organization: Organization;
-  readonly key: ApiKeyRecord;
-  /** Path parameters, always strings, byte-identical to the decoded path segment. */
-  readonly pathParams: Readonly<Record<string, string>>;
-  /** Query parameters after contract coercion (integers and booleans converted; strings untouched). */
-  readonly query: Readonly<Record<string, unknown>>;
-  /** The parsed JSON body, already valid against the contract's request schema where one exists. */
-  readonly body: unknown;
-  /** The raw request body text, for handlers that must keep bytes (canonical JSON, echoes). */
-  readonly rawBody: string;
-  readonly state: State;
-  readonly clock: Clock;
-  /**
-   * Makes a write: applies the command through the engine's store (`mocks/engine/commands/`) and
-   * resolves with its outcome; a write never changes `state` any other way.
-   */
-  readonly execute: <C extends Command>(command: C) => Promise<OutcomeOf<C>>;
 }
 
 const utf8 = new TextEncoder();
@@ -82,5 +59,3 @@ export interface HandlerResult {
   readonly body: unknown;
   readonly headers?: Readonly<Record<string, string>>;
 }
-
-export type Handler<State = unknown> = (ctx: HandlerContext<State>) => HandlerResult | Promise<HandlerResult>;

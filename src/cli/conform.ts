@@ -10,11 +10,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { allLaws } from '../../suites/laws/index.ts';
 import { KEY_ENV, KEY_ROLES, type Keys } from '../client/types.ts';
-import { baselineFrom, parseBaseline } from '../conformance/baseline.ts';
-import { MCP_REVISION_CHOICES } from '../conformance/mcp/revisions.ts';
-import type { Baseline } from '../conformance/options.ts';
+import { baselineFrom, parseBaseline } from '../conformance/kit/baseline.ts';
+import { MCP_REVISION_CHOICES } from '../conformance/kit/mcp/revisions.ts';
+import type { Baseline } from '../conformance/kit/options.ts';
+import type { Verdict } from '../conformance/kit/report.ts';
 import { preflight, preflightKeys } from '../conformance/preflight.ts';
-import type { Verdict } from '../conformance/report.ts';
 import { runConformance, selects } from '../conformance/runner.ts';
 import { contract } from '../contract/index.ts';
 import { consoleProgress, renderConsoleReport } from '../reporters/console.ts';
@@ -229,32 +229,35 @@ export async function runConformCommand(
       io.stderr(`cca-kit conform: ${r.variable} refused: ${r.status} (${r.tried}); no law ran\n`);
     return EXIT.usage;
   }
-  const report = await runConformance({
-    signal: io.signal,
-    target: {
-      baseUrl,
-      keys,
-      ...(mcpUrl === undefined || mcpUrl === '' ? {} : { mcpUrl }),
-      ...(mcpRevision === undefined ? {} : { mcpRevision }),
+  const report = await runConformance(
+    {
+      signal: io.signal,
+      target: {
+        baseUrl,
+        keys,
+        ...(mcpUrl === undefined || mcpUrl === '' ? {} : { mcpUrl }),
+        ...(mcpRevision === undefined ? {} : { mcpRevision }),
+      },
+      only,
+      skip: list(values.skip),
+      ...(seed === undefined ? {} : { seed }),
+      ...(runs === undefined ? {} : { runs }),
+      ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
+      ...(values['custom-field-writes'] === undefined
+        ? {}
+        : { customFieldWrites: values['custom-field-writes'] }),
+      ...(values['allow-not-run'] === true ? { allowNotRun: true } : {}),
+      ...(values.strict === true ? { strict: true } : {}),
+      ...(minCoverage === undefined ? {} : { minCoverage }),
+      ...(maxRps === undefined ? {} : { maxRps }),
+      ...(maxRequests === undefined ? {} : { maxRequests }),
+      ...(moderationTimeoutMs === undefined ? {} : { moderationTimeoutMs }),
+      ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
+      ...(baseline === undefined ? {} : { baseline }),
+      onProgress: consoleProgress({ write: io.stderr, secrets, verbose: values.quiet !== true }),
     },
-    only,
-    skip: list(values.skip),
-    ...(seed === undefined ? {} : { seed }),
-    ...(runs === undefined ? {} : { runs }),
-    ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
-    ...(values['custom-field-writes'] === undefined
-      ? {}
-      : { customFieldWrites: values['custom-field-writes'] }),
-    ...(values['allow-not-run'] === true ? { allowNotRun: true } : {}),
-    ...(values.strict === true ? { strict: true } : {}),
-    ...(minCoverage === undefined ? {} : { minCoverage }),
-    ...(maxRps === undefined ? {} : { maxRps }),
-    ...(maxRequests === undefined ? {} : { maxRequests }),
-    ...(moderationTimeoutMs === undefined ? {} : { moderationTimeoutMs }),
-    ...(requestTimeoutMs === undefined ? {} : { requestTimeoutMs }),
-    ...(baseline === undefined ? {} : { baseline }),
-    onProgress: consoleProgress({ write: io.stderr, secrets, verbose: values.quiet !== true }),
-  });
+    { laws: allLaws },
+  );
   io.stdout(`${renderConsoleReport(report, secrets)}\n`);
   if (values.json !== undefined) await writeFile(values.json, renderJsonReport(report, secrets));
   if (values.junit !== undefined) await writeFile(values.junit, renderJunitReport(report, secrets));

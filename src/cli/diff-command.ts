@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { startMockServer } from '../../mocks/http/server.ts';
-import { newRunId } from '../conformance/options.ts';
+import { newRunId } from '../conformance/kit/options.ts';
 import { preflight, preflightKeys, stillAnswers } from '../conformance/preflight.ts';
 import { contract } from '../contract/index.ts';
 import {

@@ -1,8 +1,8 @@
 /** `cca-kit record`: a recording proxy writing a scrubbed HAR 1.2 file (docs/recording.md). */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { DEFAULT_SCRUB_RULES, type ScrubRules } from '../har/scrub.ts';
 import { startRecorder } from '../record/recorder.ts';
-import { DEFAULT_SCRUB_RULES, type ScrubRules } from '../record/scrub.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
 const USAGE = `Usage: cca-kit record --target <url> --out <file.har> [options]

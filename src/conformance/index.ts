@@ -1,5 +1,8 @@
 /**
- * The conformance suite's programmatic API: run every law against a target and get a report.
+ * The conformance suite's programmatic API (`cca-kit/conformance`): run every law against a target and
+ * get a report. This entry is the top of the conformance package: the runner (runner.ts) takes its laws
+ * as an argument and imports none, this file gives it the suite's laws (suites/laws) by default, so
+ * `runConformance(options)` runs them all and `runConformance(options, { laws })` runs the ones given.
  *
  * @example
  * ```ts
@@ -14,6 +17,12 @@
  * ```
  */
 
+import { allLaws } from '../../suites/laws/index.ts';
+import { contract } from '../contract/index.ts';
+import type { ConformanceOptions } from './kit/options.ts';
+import type { ConformanceReport } from './kit/report.ts';
+import { catalogOf, type RunnerDeps, runConformance as runLaws } from './runner.ts';
+
 export {
   type ConsoleReporterOptions,
   consoleProgress,
@@ -22,7 +31,7 @@ export {
   renderJunitReport,
   renderMarkdownReport,
 } from '../reporters/index.ts';
-export { baselineFrom, fingerprintOf, isKnown, parseBaseline } from './baseline.ts';
+export { baselineFrom, fingerprintOf, isKnown, parseBaseline } from './kit/baseline.ts';
 export {
   BlockedByFailure,
   jsonSafe,
@@ -32,10 +41,10 @@ export {
   Violation,
   violate,
   withRulesAlreadyFailed,
-} from './check.ts';
-export type { Law, LawContext, LawNeeds } from './law.ts';
-export type { Baseline, ConformanceOptions, NormalizedOptions, Target } from './options.ts';
-export { isLoopback, newRunId, normalizeOptions } from './options.ts';
+} from './kit/check.ts';
+export type { Law, LawContext, LawNeeds } from './kit/law.ts';
+export type { Baseline, ConformanceOptions, NormalizedOptions, Target } from './kit/options.ts';
+export { isLoopback, newRunId, normalizeOptions } from './kit/options.ts';
 export type {
   Blocked,
   CheckOutcome,
@@ -46,8 +55,7 @@ export type {
   Passed,
   RuleResult,
   RuleStatus,
-} from './outcome.ts';
-export { AGENT_GROUP, preflight, preflightKeys, probeMcp, type RefusedKey } from './preflight.ts';
+} from './kit/outcome.ts';
 export type {
   ConformanceReport,
   GroupNotChecked,
@@ -55,16 +63,31 @@ export type {
   ProgressEvent,
   Tally,
   Verdict,
-} from './report.ts';
-export { shellQuote, toCurl, toCurlSequence } from './repro.ts';
+} from './kit/report.ts';
+export { shellQuote, toCurl, toCurlSequence } from './kit/repro.ts';
+export { AGENT_GROUP, preflight, preflightKeys, probeMcp, type RefusedKey } from './preflight.ts';
 export {
   aggregateRules,
   type CatalogRule,
-  defaultDeps,
+  catalogOf,
   MOCK_ONLY_REASON,
   notRunSummary,
   type RunnerDeps,
-  runConformance,
   runLawAlone,
   selects,
 } from './runner.ts';
+
+export { allLaws };
+
+/** The suite's laws, the shared contract and the rules catalog: what `runConformance` runs by default. */
+export function defaultDeps(): Required<RunnerDeps> {
+  return { laws: allLaws, contract, rules: catalogOf() };
+}
+
+/** Runs the laws given (every law of the suite when none are) against a target: see runner.ts. */
+export function runConformance(
+  options: ConformanceOptions,
+  deps: Partial<RunnerDeps> = {},
+): Promise<ConformanceReport> {
+  return runLaws(options, { ...deps, laws: deps.laws ?? allLaws });
+}

@@ -7,8 +7,8 @@
 import { ConformanceClient } from '../client/client.ts';
 import { type Auth, KEY_ENV, KEY_ROLES, type KeyRole, type Keys, type RequestSpec } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
-import type { McpEndpoint } from './mcp/endpoint.ts';
-import { initializeRequest, postRaw, type RawAnswer } from './mcp/raw.ts';
+import type { McpEndpoint } from './kit/mcp/endpoint.ts';
+import { initializeRequest, postRaw, type RawAnswer } from './kit/mcp/raw.ts';
 import { poolTransport } from './transport.ts';
 
 export type Preflight = { readonly ok: true } | { readonly ok: false; readonly problem: string };

@@ -3,8 +3,8 @@
  * folded together, every finding naming the revision it was found over (a deployment may serve one
  * revision right and the other wrong).
  */
-import type { McpRevision } from './mcp/endpoint.ts';
-import type { Blocked, CheckOutcome, Failed } from './outcome.ts';
+import type { McpRevision } from './kit/mcp/endpoint.ts';
+import type { Blocked, CheckOutcome, Failed } from './kit/outcome.ts';
 
 /** One law's conclusion over one revision. */
 export interface RevisionRun {

@@ -1,16 +1,15 @@
-import { allLaws } from '../../suites/laws/index.ts';
 import { ConformanceClient } from '../client/client.ts';
 import { type Auth, KEY_ENV, REQUIRED_KEY_ROLES } from '../client/types.ts';
 import type { Contract } from '../contract/contract.ts';
 import { contract } from '../contract/index.ts';
 import { rules as catalogRules, levelOf, type RuleLevel, ruleLevels } from '../contract/rules.ts';
-import { isKnown } from './baseline.ts';
-import { outcomeOfError, withRulesAlreadyFailed } from './check.ts';
-import type { ExistingWrite, Law, LawContext } from './law.ts';
-import type { McpRevision } from './mcp/endpoint.ts';
-import { probeRevisions, revisionsToRun } from './mcp/revisions.ts';
-import type { ConformanceOptions, NormalizedOptions } from './options.ts';
-import { normalizeOptions } from './options.ts';
+import { isKnown } from './kit/baseline.ts';
+import { outcomeOfError, withRulesAlreadyFailed } from './kit/check.ts';
+import type { ExistingWrite, Law, LawContext } from './kit/law.ts';
+import type { McpRevision } from './kit/mcp/endpoint.ts';
+import { probeRevisions, revisionsToRun } from './kit/mcp/revisions.ts';
+import type { ConformanceOptions, NormalizedOptions } from './kit/options.ts';
+import { normalizeOptions } from './kit/options.ts';
 import type {
   Blocked,
   CheckOutcome,
@@ -19,9 +18,9 @@ import type {
   LawResult,
   RuleResult,
   RuleStatus,
-} from './outcome.ts';
+} from './kit/outcome.ts';
+import type { ConformanceReport, GroupNotChecked, NotRunGroup, Tally, Verdict } from './kit/report.ts';
 import { AGENT_GROUP, probeMcp, stillAnswers } from './preflight.ts';
-import type { ConformanceReport, GroupNotChecked, NotRunGroup, Tally, Verdict } from './report.ts';
 import { mergeRevisionRuns, type RevisionRun } from './revision-runs.ts';
 import { poolTransport } from './transport.ts';
 
@@ -33,16 +32,20 @@ export interface CatalogRule {
   readonly check: string;
 }
 
-/** What the runner runs against: the laws, the contract and the rules catalog. */
+/**
+ * What the runner runs: the laws, always given by the caller (the runner knows no law of its own, as
+ * a test runner knows no test), and the contract and rules catalog they are judged against (the
+ * shared contract and the catalog, retired rules left out, unless given).
+ */
 export interface RunnerDeps {
   readonly laws: readonly Law[];
-  readonly contract: Contract;
-  readonly rules: readonly CatalogRule[];
+  readonly contract?: Contract;
+  readonly rules?: readonly CatalogRule[];
 }
 
-/** The laws of `suites/laws`, the shared contract and the rules catalog (retired rules left out). */
-export function defaultDeps(): RunnerDeps {
-  return { laws: allLaws, contract, rules: catalogRules.filter((r) => r.retired !== true) };
+/** The catalog rules a run reports on: every rule not retired. */
+export function catalogOf(): CatalogRule[] {
+  return catalogRules.filter((r) => r.retired !== true);
 }
 
 /** Does a selector (law id, group, rule id, or a prefix ending in `*`) pick this law? */
@@ -297,16 +300,19 @@ const WRITES_OFF = 'creates objects: needs --allow-writes';
  *
  * @example
  * ```ts
+ * import { allLaws } from '../../suites/laws/index.ts';
  * const report = await runConformance(
  *   { target: { baseUrl: 'http://127.0.0.1:4010', keys: { read: process.env.CCA_READ_KEY } }, seed: 42 },
+ *   { laws: allLaws },
  * );
  * process.exitCode = report.ok ? 0 : 1;
  * ```
  */
 export async function runConformance(
   options: ConformanceOptions,
-  deps: RunnerDeps = defaultDeps(),
+  given: RunnerDeps,
 ): Promise<ConformanceReport> {
+  const deps = { laws: given.laws, contract: given.contract ?? contract, rules: given.rules ?? catalogOf() };
   const opts = normalizeOptions(options);
   const started = Date.now();
   const t0 = performance.now();

@@ -6,7 +6,7 @@
  * the same way; requests to each side keep the conformance suite's manners (rate and budget).
  */
 import { BudgetExhaustedError, RateLimiter, RequestBudget } from '../client/limits.ts';
-import { isLoopback } from '../conformance/options.ts';
+import { isLoopback } from '../conformance/kit/options.ts';
 import { type OperationId, validateResponse } from '../contract/index.ts';
 import { isRecord } from '../drift/walk.ts';
 import { declaredInContract } from './declared.ts';

@@ -9,9 +9,9 @@ import { readFile, unlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Entry } from 'har-format';
-import { entryOf, harOf } from './har.ts';
-import { DEFAULT_SCRUB_RULES, Scrubber, type ScrubRules } from './scrub.ts';
-import { findLeaks } from './verify.ts';
+import { entryOf, harOf } from '../har/har.ts';
+import { DEFAULT_SCRUB_RULES, Scrubber, type ScrubRules } from '../har/scrub.ts';
+import { findLeaks } from '../har/verify.ts';
 
 export interface RecorderOptions {
   /** The deployment to record: an http(s) origin, with a path prefix if the API has one. */

@@ -1,5 +1,5 @@
-import type { LawFailure, LawResult, RuleResult } from '../conformance/outcome.ts';
-import type { ConformanceReport, ProgressEvent } from '../conformance/report.ts';
+import type { LawFailure, LawResult, RuleResult } from '../conformance/kit/outcome.ts';
+import type { ConformanceReport, ProgressEvent } from '../conformance/kit/report.ts';
 import { redactString } from './redact.ts';
 import { shortenUrls } from './urls.ts';
 

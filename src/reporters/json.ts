@@ -1,4 +1,4 @@
-import type { ConformanceReport } from '../conformance/report.ts';
+import type { ConformanceReport } from '../conformance/kit/report.ts';
 import { redactDeep } from './redact.ts';
 
 /** The JSON report (`--json FILE`): the whole report, bigints as strings, keys redacted. */

@@ -1,4 +1,4 @@
-import type { ConformanceReport } from '../conformance/report.ts';
+import type { ConformanceReport } from '../conformance/kit/report.ts';
 import { redactString } from './redact.ts';
 
 /** Drops the control characters XML 1.0 forbids (tab, newline and carriage return stay). */

@@ -1,5 +1,5 @@
-import type { LawFailure, LawResult } from '../conformance/outcome.ts';
-import type { ConformanceReport } from '../conformance/report.ts';
+import type { LawFailure, LawResult } from '../conformance/kit/outcome.ts';
+import type { ConformanceReport } from '../conformance/kit/report.ts';
 import { coverageLine, resultLine } from './console.ts';
 import { redactString } from './redact.ts';
 import { shortenUrls } from './urls.ts';

@@ -6,10 +6,10 @@
  * An action of another organization is found through neither (the connection fixes the organization,
  * 4.18).
  */
-import { violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
-import { literal, runScript } from '../../src/conformance/mcp/script.ts';
-import type { McpSession } from '../../src/conformance/mcp/session.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
+import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
+import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { canonical } from '../laws/custom-fields.ts';
 import { same, summaryVsDetail } from '../laws/reads-agree.ts';
 import { call } from '../laws/support.ts';

@@ -4,9 +4,9 @@
  */
 import { exampleFromSchema } from '../../src/arbitraries/from-schema.ts';
 import type { JsonSchema, RefResolver } from '../../src/arbitraries/json-schema.ts';
-import { violate } from '../../src/conformance/check.ts';
-import type { LawContext } from '../../src/conformance/law.ts';
-import { runScript } from '../../src/conformance/mcp/script.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
+import { runScript } from '../../src/conformance/kit/mcp/script.ts';
 import { brief, isObj, requireTool, withSession } from './support.ts';
 
 export interface CatalogEntry {

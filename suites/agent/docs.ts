@@ -2,9 +2,9 @@
  * The documentation index of 4.18 rule 5: `{docs_url}/llms.txt`, `{docs_url}/llms-full.txt` and the
  * Markdown variant of every page `llms.txt` lists. `{docs_url}` is the agent endpoint's origin.
  */
-import { violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { endpointOrigin } from '../../src/conformance/mcp/endpoint.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import { endpointOrigin } from '../../src/conformance/kit/mcp/endpoint.ts';
 import { agentExamples } from './support.ts';
 
 const GROUP = 'agent';

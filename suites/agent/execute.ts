@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { aimedCases } from '../../src/arbitraries/aimed.ts';
-import { violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
-import { checkAgainst } from '../../src/conformance/mcp/schemas.ts';
-import { literal, runScript, scriptArgument } from '../../src/conformance/mcp/script.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
+import { checkAgainst } from '../../src/conformance/kit/mcp/schemas.ts';
+import { literal, runScript, scriptArgument } from '../../src/conformance/kit/mcp/script.ts';
 import { catalog, exampleInput, isInvalidInput, localResolver } from './catalog.ts';
 import { agentExamples, agentProperty, brief, isObj, requireTool, withSession } from './support.ts';
 import { failureText } from './tools.ts';

@@ -3,7 +3,7 @@
  * (the agent interface at `--mcp-url`, default `<base-url>/mcp`; `--skip agent` leaves it out) and by
  * the `suites/agent*.test.ts` vitest suites.
  */
-import type { Law } from '../../src/conformance/law.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { agreeLaws } from './agree.ts';
 import { docsLaws } from './docs.ts';
 import { executeLaws } from './execute.ts';

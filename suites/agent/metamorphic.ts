@@ -6,10 +6,10 @@
  */
 import fc from 'fast-check';
 import { deref } from '../../src/arbitraries/json-schema.ts';
-import { violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { literal, runScript } from '../../src/conformance/mcp/script.ts';
-import type { McpSession } from '../../src/conformance/mcp/session.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
+import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { type CatalogEntry, catalog, localResolver } from './catalog.ts';
 import { type Case, caseArb, inputOf, MAX_LIMIT, observedValues } from './paging.ts';
 import { filterOf, notIn, SEARCH, walk } from './search.ts';

@@ -5,10 +5,10 @@
  * cursor passed with another input, or corrupted, is refused.
  */
 import fc from 'fast-check';
-import { violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { literal, runScript } from '../../src/conformance/mcp/script.ts';
-import type { McpSession } from '../../src/conformance/mcp/session.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
+import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { call } from '../laws/support.ts';
 import { catalog } from './catalog.ts';
 import { duplicate, filterOf, notIn, type Relative, relativeArb, SEARCH, walk } from './search.ts';

@@ -6,9 +6,9 @@
  * approves nothing. On a live service every request the suite prepares stays unapproved.
  */
 import { randomUUID } from 'node:crypto';
-import { violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { dataOf, type McpSession, type ToolAnswer, textOf } from '../../src/conformance/mcp/session.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import { dataOf, type McpSession, type ToolAnswer, textOf } from '../../src/conformance/kit/mcp/session.ts';
 import { call } from '../laws/support.ts';
 import { Absent, agentExamples, isObj, requireTool, withSession } from './support.ts';
 import { failureText } from './tools.ts';

@@ -4,10 +4,10 @@
  * never seeing them. Everything created is deleted at the end of each sequence.
  */
 import fc from 'fast-check';
-import { violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { literal, runScript, type ScriptOutcome } from '../../src/conformance/mcp/script.ts';
-import { McpSession } from '../../src/conformance/mcp/session.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import { literal, runScript, type ScriptOutcome } from '../../src/conformance/kit/mcp/script.ts';
+import { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { catalog } from './catalog.ts';
 import { Absent, agentProperty, brief, isObj, requireTool } from './support.ts';
 

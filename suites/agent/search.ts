@@ -4,9 +4,9 @@
  * exports resume with saved cursors). Generated inputs (windows, filters, limits) for the laws.
  */
 import fc from 'fast-check';
-import { violate } from '../../src/conformance/check.ts';
-import { literal, runScript } from '../../src/conformance/mcp/script.ts';
-import type { McpSession } from '../../src/conformance/mcp/session.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
+import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { brief, isObj } from './support.ts';
 
 export const SEARCH = 'query.search.actions';

@@ -3,9 +3,9 @@
  * encoded), absolute paths and another playbook's files refused. Argument and result shapes are not
  * shown in the spec: they are read from the tools' input schemas and the answers.
  */
-import { violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
-import { dataOf, type ListedTool, type McpSession } from '../../src/conformance/mcp/session.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
+import { dataOf, type ListedTool, type McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { agentExamples, brief, isObj, type Json, withSession } from './support.ts';
 
 const GROUP = 'agent';

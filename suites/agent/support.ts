@@ -4,10 +4,10 @@
  */
 import type fc from 'fast-check';
 import type { KeyRole } from '../../src/client/types.ts';
-import { runExamples, runProperty, Violation } from '../../src/conformance/check.ts';
-import type { LawContext } from '../../src/conformance/law.ts';
-import { McpSession } from '../../src/conformance/mcp/session.ts';
-import type { CheckOutcome } from '../../src/conformance/outcome.ts';
+import { runExamples, runProperty, Violation } from '../../src/conformance/kit/check.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
+import { McpSession } from '../../src/conformance/kit/mcp/session.ts';
+import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
 
 /** Thrown by a law when what it needs is absent on this deployment: the law is reported not run. */
 export class Absent extends Error {

@@ -8,16 +8,16 @@ import { aimedCases } from '../../src/arbitraries/aimed.ts';
 import { exampleFromSchema } from '../../src/arbitraries/from-schema.ts';
 import type { JsonSchema } from '../../src/arbitraries/json-schema.ts';
 import type { KeyRole } from '../../src/client/types.ts';
-import { violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
-import { checkAgainst } from '../../src/conformance/mcp/schemas.ts';
-import { runScript } from '../../src/conformance/mcp/script.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import { checkAgainst } from '../../src/conformance/kit/mcp/schemas.ts';
+import { runScript } from '../../src/conformance/kit/mcp/script.ts';
 import {
   type ListedTool,
   type McpSession,
   type ToolAnswer,
   textOf,
-} from '../../src/conformance/mcp/session.ts';
+} from '../../src/conformance/kit/mcp/session.ts';
 import { localResolver } from './catalog.ts';
 import { Absent, agentExamples, agentProperty, brief, isObj, requireTool, withSession } from './support.ts';
 

@@ -3,8 +3,8 @@
  * would never send): initialize and its session, JSON-RPC errors, keys refused, organization fixed.
  */
 import type { Auth } from '../../src/client/types.ts';
-import { violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import {
   answerTo,
   initializeRequest,
@@ -12,7 +12,7 @@ import {
   postRaw,
   type RawAnswer,
   rpcRequest,
-} from '../../src/conformance/mcp/raw.ts';
+} from '../../src/conformance/kit/mcp/raw.ts';
 import { agentExamples, brief, isObj } from './support.ts';
 
 const GROUP = 'agent';

@@ -5,8 +5,8 @@
  * A law not run on our mock is a failure (nothing may be left unrun there); on a deployment it is a skip.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Law } from '../../src/conformance/law.ts';
-import { defaultDeps, runConformance } from '../../src/conformance/runner.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
+import { runConformance } from '../../src/conformance/runner.ts';
 import { renderConsoleReport } from '../../src/reporters/console.ts';
 import { type RunningTarget, resolveTarget } from '../target.ts';
 import { agentMockKeys } from './keys.ts';
@@ -44,7 +44,7 @@ export function describeAgentLaws(title: string, laws: readonly Law[]): void {
             only: [law.id],
             runId: `${runId}-${index}`,
           },
-          { ...defaultDeps(), laws: [law] },
+          { laws: [law] },
         );
         const result = report.laws.find((l) => l.lawId === law.id);
         const secrets = Object.values(running.target.keys).filter((k): k is string => typeof k === 'string');

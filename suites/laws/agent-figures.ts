@@ -7,8 +7,8 @@
  * differently, and the spec gives them no formula.
  */
 import type { KeyRole } from '../../src/client/types.ts';
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { DAY_MS, HISTORY_DAYS, settledAnchor } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 

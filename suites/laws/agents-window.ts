@@ -6,8 +6,8 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { DAY_MS, HISTORY_DAYS, settledAnchor } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 

@@ -4,7 +4,7 @@
  * show it, and a law picks another case when the assumption does not hold (a deployment whose ids
  * happen to look like our generated ones is not thereby wrong).
  */
-import type { LawContext } from '../../src/conformance/law.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
 import { historyWindow, sampleAgentIds } from './discover.ts';
 import { arr, call, obj, str } from './support.ts';
 

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
 import type { Auth, KeyRole } from '../../src/client/types.ts';
-import { runExamples } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import type { Contract } from '../../src/contract/contract.ts';
+import { operationsWithScope, scopeRuleOf, scopeRulesOf } from './catalog-lookup.ts';
 import { sampleActionIds, sampleAgentIds } from './discover.ts';
 import { expiredKey, revokedKey } from './keys-inactive.ts';
 import { apiOperations, arr, type CallInput, call, expectConforming, obj, str } from './support.ts';
@@ -147,29 +149,40 @@ function scopeLaw(
   };
 }
 
+/** A key's refusals: on every operation whose `x-required-scope` it lacks, with the rule each breaks. */
+export function scopeCases(
+  from: Pick<Contract, 'operations'>,
+  key: 'read' | 'write' | 'ingest',
+): readonly ScopeCase[] {
+  if (key === 'read')
+    return [
+      ...operationsWithScope('write', from).map((op) => ({ op, key, rule: 'AUTH-READ-KEY-WRITE-ROUTE-403' })),
+      ...operationsWithScope('ingest', from).map((op) => ({
+        op,
+        key,
+        rule: 'AUTH-REPORTING-KEY-NO-INGEST-403',
+      })),
+    ];
+  if (key === 'write')
+    return operationsWithScope('ingest', from).map((op) => ({
+      op,
+      key,
+      rule: 'AUTH-WRITE-KEY-NO-INGEST-403',
+    }));
+  // The operation's own scope rule where the catalog has one, else the general one.
+  return operationsWithScope('read', from).map((op) => ({
+    op,
+    key,
+    rule: scopeRuleOf(op) ?? 'AUTH-IMPORT-KEY-NO-REPORTING-403',
+  }));
+}
+
 export const readKeyOnWriteRoutes = scopeLaw(
   'auth.read-key-write-routes',
   'a read-only key is refused (403) on every write route and on ingestion',
   'read',
-  // Every operation whose `x-required-scope` a read key lacks, read from the contract.
-  (ctx) =>
-    [...ctx.contract.operations.values()]
-      .filter((op) => op.requiredScope === 'write' || op.requiredScope === 'ingest')
-      .map((op) => ({
-        op: op.operationId,
-        key: 'read' as const,
-        rule:
-          op.requiredScope === 'ingest'
-            ? 'AUTH-REPORTING-KEY-NO-INGEST-403'
-            : 'AUTH-READ-KEY-WRITE-ROUTE-403',
-      })),
-  [
-    'AUTH-READ-KEY-WRITE-ROUTE-403',
-    'AUTH-REPORTING-KEY-NO-INGEST-403',
-    'SCOPE-CUSTOM-FIELDS-WRITE',
-    'SCOPE-MODERATION-SUBMIT-WRITE',
-    'SCOPE-MODERATION-BATCH-WRITE',
-  ],
+  (ctx) => scopeCases(ctx.contract, 'read'),
+  ['AUTH-READ-KEY-WRITE-ROUTE-403', 'AUTH-REPORTING-KEY-NO-INGEST-403', ...scopeRulesOf('write')],
   true,
 );
 
@@ -177,47 +190,17 @@ export const writeKeyNoIngest = scopeLaw(
   'auth.write-key-no-ingest',
   'a write key cannot ingest (403)',
   'write',
-  (ctx) =>
-    [...ctx.contract.operations.values()]
-      .filter((op) => op.requiredScope === 'ingest')
-      .map((op) => ({ op: op.operationId, key: 'write' as const, rule: 'AUTH-WRITE-KEY-NO-INGEST-403' })),
-  ['AUTH-WRITE-KEY-NO-INGEST-403', 'SCOPE-INGEST-PERMISSION'],
+  (ctx) => scopeCases(ctx.contract, 'write'),
+  ['AUTH-WRITE-KEY-NO-INGEST-403', ...scopeRulesOf('ingest')],
   true,
 );
-
-const INGEST_RULE: Readonly<Record<string, string>> = {
-  getCustomFields: 'SCOPE-CUSTOM-FIELDS-READ',
-  getModerationCase: 'SCOPE-MODERATION-READ',
-  listAgents: 'SCOPE-ANALYTICS-403',
-  getAgent: 'SCOPE-ANALYTICS-403',
-  listQueues: 'SCOPE-ANALYTICS-403',
-  getTagAnalytics: 'SCOPE-ANALYTICS-403',
-  getTagVolume: 'SCOPE-ANALYTICS-403',
-  getSentimentByDay: 'SCOPE-ANALYTICS-403',
-  getSentimentByTag: 'SCOPE-ANALYTICS-403',
-  getEngagement: 'SCOPE-ANALYTICS-403',
-  searchConversations: 'SCOPE-ANALYTICS-403',
-};
 
 export const ingestKeyNoReporting = scopeLaw(
   'auth.ingest-key-no-reporting',
   'an import (ingest) key cannot read reporting data (403 on every read route)',
   'ingest',
-  (ctx) =>
-    [...ctx.contract.operations.values()]
-      .filter((op) => op.requiredScope === 'read')
-      .map((op) => ({
-        op: op.operationId,
-        key: 'ingest' as const,
-        rule: INGEST_RULE[op.operationId] ?? 'AUTH-IMPORT-KEY-NO-REPORTING-403',
-      })),
-  [
-    'AUTH-IMPORT-KEY-NO-REPORTING-403',
-    'SCOPE-ANALYTICS-403',
-    'SCOPE-CUSTOM-FIELDS-READ',
-    'SCOPE-MODERATION-READ',
-    'MOCK-SCOPE-403-ALL-ROUTES',
-  ],
+  (ctx) => scopeCases(ctx.contract, 'ingest'),
+  ['AUTH-IMPORT-KEY-NO-REPORTING-403', ...scopeRulesOf('read'), 'MOCK-SCOPE-403-ALL-ROUTES'],
   false,
 );
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
-import type { CheckOutcome } from '../../src/conformance/outcome.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
 import { sampleActionIds } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { INGESTION_PLATFORMS, window } from '../../src/arbitraries/index.ts';
-import type { LawContext } from '../../src/conformance/law.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 export const DAY_MS = 86_400_000;

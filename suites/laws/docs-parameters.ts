@@ -5,8 +5,8 @@
  * and 8; the contract's parameter schemas carry exactly those). A document that leaves a keyword out
  * says nothing and is not judged; one that states another value describes another service.
  */
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { resolveLocalRef } from '../../src/contract/operations.ts';
 import { call, expectConforming, obj } from './support.ts';
 

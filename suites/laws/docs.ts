@@ -1,5 +1,5 @@
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { openApiParameters, templateShape } from './docs-parameters.ts';
 import { noReplyOperation, noReplyRoute } from './no-reply.ts';
 import { call, expectConforming, obj } from './support.ts';

@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { bigIdString, leadingZeroId, moderationSubmission, unicodeId } from '../../src/arbitraries/index.ts';
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { sampleActionIds, sampleAgentIds } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { sampleActions, sampleAgentIds } from './discover.ts';
 import { hardIdSuffix, idVariants, moderationHardIds } from './hard-ids.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';

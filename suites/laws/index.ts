@@ -1,4 +1,4 @@
-import type { Law } from '../../src/conformance/law.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { agentLaws } from '../agent/index.ts';
 import { agentFigures } from './agent-figures.ts';
 import { agentWindowDateRules } from './agents-window.ts';

@@ -1,6 +1,6 @@
 import { ingestionBatch } from '../../src/arbitraries/index.ts';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { hardExternalIds } from './hard-ids.ts';
 import { arr, call, expectConforming, obj } from './support.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { type AimedCase, aimedCases, ingestionBatch } from '../../src/arbitraries/index.ts';
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { component, prefixedOfLength, resolverOf } from './paths.ts';
 import { arr, call, expectConforming, num, obj } from './support.ts';
 

@@ -5,8 +5,8 @@ import {
   arbitraryFromSchema,
   moderationSubmission,
 } from '../../src/arbitraries/index.ts';
-import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { component, humanPath, namesField, prefixedOfLength, resolverOf } from './paths.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 

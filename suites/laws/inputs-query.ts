@@ -1,6 +1,6 @@
 import { aimedQueryCases } from '../../src/arbitraries/index.ts';
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { historyWindow } from './discover.ts';
 import { resolverOf } from './paths.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';

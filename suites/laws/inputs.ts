@@ -1,4 +1,4 @@
-import type { Law } from '../../src/conformance/law.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { ingestionInputs } from './inputs-ingestion.ts';
 import { moderationBatchSize, moderationGenerated, moderationSingleInputs } from './inputs-moderation.ts';
 import { fullFilterCombos, legacyFilters, listQuery, searchQuery } from './inputs-query.ts';

@@ -9,8 +9,8 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
 import type { Auth } from '../../src/client/types.ts';
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { historyWindow, settledAnchor } from './discover.ts';
 import { arr, call, expectConforming, type Json, num, obj, str } from './support.ts';
 

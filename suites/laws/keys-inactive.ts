@@ -5,8 +5,8 @@
  * that wrongly accepts the key still writes nothing.
  */
 import type { KeyRole } from '../../src/client/types.ts';
-import { runExamples } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { apiOperations, call, expectConforming } from './support.ts';
 
 function probePath(ctx: LawContext, operationId: string): Record<string, string> {

@@ -5,8 +5,8 @@
  */
 
 import type { ClientResult } from '../../src/client/types.ts';
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { apiOperations, call, callPath } from './support.ts';
 
 function expectJsonBody(what: string, res: ClientResult): void {

@@ -1,6 +1,6 @@
 import type { ClientResult } from '../../src/client/types.ts';
-import { violate } from '../../src/conformance/check.ts';
-import type { LawContext } from '../../src/conformance/law.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 /** Checks shared by the moderation laws and the model-based sequences. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
-import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { CONTENT_CHANGES } from './moderation-changes.ts';
 import { checkCaseRead, resultsInInputOrder, submitNew, TERMINAL } from './moderation-support.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';

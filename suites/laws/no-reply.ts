@@ -3,8 +3,8 @@
  * endpoint does so." and "It writes only three things". Checked on the live document and on the
  * routes a client looking for a reply endpoint would try.
  */
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { sampleActionIds } from './discover.ts';
 import { call, callPath, expectConforming, obj, str } from './support.ts';
 

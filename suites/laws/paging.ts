@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { boundInstant, window } from '../../src/arbitraries/index.ts';
 import { type ActionLister, ActionWindowError, actionWindow } from '../../src/client/action-window.ts';
-import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { HISTORY_DAYS, historyWindow, settledAnchor } from './discover.ts';
 import { arr, call, expectConforming, num, obj, str } from './support.ts';
 

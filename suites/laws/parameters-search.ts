@@ -4,8 +4,8 @@
  * pages of `pageSize` are slices of one larger page. Keys beyond `status` may be refused with 400.
  */
 import fc from 'fast-check';
-import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { arr, call, expectConforming, num, obj, str } from './support.ts';
 
 interface SearchAnswer {

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { LawContext } from '../../src/conformance/law.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
 import { splitWindows } from './parameters-support.ts';
 
 const context = (now: number): LawContext => ({ now: () => now }) as Partial<LawContext> as LawContext;

@@ -3,7 +3,7 @@
  * against the contract, settled windows aligned on whole minutes, and the tags of the history.
  */
 import fc from 'fast-check';
-import type { LawContext } from '../../src/conformance/law.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
 import { DAY_MS, settledAnchor } from './discover.ts';
 import { QUERY_PARAMS_RULE } from './rule-map.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';

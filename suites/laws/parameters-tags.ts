@@ -5,8 +5,8 @@
  * only where a row carries the key in question.
  */
 import fc from 'fast-check';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { canonical } from './custom-fields.ts';
 import { historySpan, historyTags, type Query, readAnalytics, windowQuery } from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';

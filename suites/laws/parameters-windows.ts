@@ -3,8 +3,8 @@
  * window inside another counts no more (per agent, queue, tag, day, week), two halves of a window
  * count no more together than the whole, and dated rows lie in the window asked for.
  */
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { DAY_MS, sampleAgentIds } from './discover.ts';
 import {
   historyTags,

@@ -1,6 +1,6 @@
 import type { AimedCase } from '../../src/arbitraries/index.ts';
 import type { JsonSchema } from '../../src/arbitraries/json-schema.ts';
-import type { LawContext } from '../../src/conformance/law.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
 import { resolveLocalRef } from '../../src/contract/operations.ts';
 
 /** `['media', 0, 'url']` → `media[0].url`, the validation layer's human path. */

@@ -5,8 +5,8 @@
  * action whose `updatedAt` moved between the reads changed meanwhile and is not judged.
  */
 import fc from 'fast-check';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { canonical, readFields } from './custom-fields.ts';
 import { sampleActions } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';

@@ -2,6 +2,8 @@
  * Which catalog rule a response-schema issue breaks, from the operation, the status and where in the
  * body the issue is. Lets a failure name the precise rule (`SCHEMA-ACTION-USER`) instead of a vague one.
  */
+import { contract } from '../../src/contract/index.ts';
+import { statusesRuleOf } from './catalog-lookup.ts';
 
 type Route = readonly [RegExp, string];
 
@@ -106,8 +108,13 @@ const BY_OPERATION: Readonly<
   getSwaggerUi: { routes: [], fallback: 'DOCS-SWAGGER-UI' },
 };
 
-const MODERATION_OPS = new Set(['submitModerationCase', 'submitModerationBatch', 'getModerationCase']);
-const CUSTOM_FIELD_OPS = new Set(['getCustomFields', 'updateCustomFields']);
+/** The operations of a tag of the contract: moderation and custom fields have error bodies of their own. */
+const taggedWith = (tag: string): ReadonlySet<string> =>
+  new Set(
+    [...contract.operations.values()].filter((op) => op.tags.includes(tag)).map((op) => op.operationId),
+  );
+const MODERATION_OPS = taggedWith('Moderation');
+const CUSTOM_FIELD_OPS = taggedWith('Custom fields');
 
 /** The rule a schema issue at `pointer` in a `status` response of `operationId` breaks. */
 export function schemaRuleFor(operationId: string, status: number, pointer: string): string {
@@ -123,26 +130,13 @@ export function schemaRuleFor(operationId: string, status: number, pointer: stri
   return entry.routes.find(([re]) => re.test(pointer))?.[1] ?? entry.fallback;
 }
 
-/** The "declared statuses" rule of each operation. */
-export const STATUSES_RULE: Readonly<Record<string, string>> = {
-  listActions: 'LIST-STATUSES-DECLARED',
-  getAction: 'DETAIL-STATUSES-DECLARED',
-  getCustomFields: 'CF-GET-STATUSES-DECLARED',
-  updateCustomFields: 'CF-PATCH-STATUSES-DECLARED',
-  listAgents: 'AGENT-LIST-STATUSES-DECLARED',
-  getAgent: 'AGENT-DETAIL-STATUSES-DECLARED',
-  listQueues: 'QUEUE-STATUSES-DECLARED',
-  getTagAnalytics: 'TAGS-STATUSES-DECLARED',
-  getTagVolume: 'VOLUME-STATUSES-DECLARED',
-  getSentimentByDay: 'SENT-DAY-STATUSES-DECLARED',
-  getSentimentByTag: 'SENT-TAG-STATUSES-DECLARED',
-  getEngagement: 'ENG-STATUSES-DECLARED',
-  searchConversations: 'SEARCH-STATUSES-DECLARED',
-  submitModerationCase: 'MOD-SUBMIT-STATUSES-DECLARED',
-  submitModerationBatch: 'MOD-BATCH-STATUSES-DECLARED',
-  getModerationCase: 'MOD-GET-STATUSES-DECLARED',
-  ingestRecords: 'ING-STATUSES-DECLARED',
-};
+/** The "declared statuses" rule of each operation of the contract, from the catalog. */
+export const STATUSES_RULE: Readonly<Record<string, string>> = Object.fromEntries(
+  [...contract.operations.keys()].flatMap((op) => {
+    const rule = statusesRuleOf(op);
+    return rule === undefined ? [] : [[op, rule]];
+  }),
+);
 
 /** The rule "valid query parameters are accepted" of each read operation. */
 export const QUERY_PARAMS_RULE: Readonly<Record<string, string>> = {

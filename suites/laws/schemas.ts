@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { operationsWithScope } from '../../src/contract/index.ts';
 import { sampleActionIds, sampleAgentIds, validQuery } from './discover.ts';
 import { QUERY_PARAMS_RULE, STATUSES_RULE, schemaRulesOf } from './rule-map.ts';

@@ -8,8 +8,8 @@
  */
 
 import type { KeyRole } from '../../src/client/types.ts';
-import { runExamples, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { historyWindow } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { ingestionBatch, moderationSubmission } from '../../src/arbitraries/index.ts';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import {
   canonical,
   type FieldInfo,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { bigIdString, leadingZeroId, moderationSubmission, unicodeId } from '../../src/arbitraries/index.ts';
-import { runExamples, runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law } from '../../src/conformance/law.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
 import { provenUnknown } from './assume.ts';
 import { isolationLaws } from './isolation.ts';
 import { jsonMediaType } from './media-type.ts';

@@ -1,6 +1,6 @@
 import type { Auth, ClientResult, HttpResult, QueryValue } from '../../src/client/types.ts';
-import { violate } from '../../src/conformance/check.ts';
-import type { LawContext } from '../../src/conformance/law.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
+import type { LawContext } from '../../src/conformance/kit/law.ts';
 import { declaredResponseKey } from '../../src/contract/validators.ts';
 import { STATUSES_RULE, schemaRuleFor } from './rule-map.ts';
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { boundInstant, nestedWindows, window } from '../../src/arbitraries/index.ts';
-import { runProperty, violate } from '../../src/conformance/check.ts';
-import type { Law, LawContext } from '../../src/conformance/law.ts';
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { DAY_MS, HISTORY_DAYS, sampleActions, settledAnchor } from './discover.ts';
 import { listPage } from './paging.ts';
 import { arr, call, expectConforming, num, obj, str } from './support.ts';

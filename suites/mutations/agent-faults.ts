@@ -5,7 +5,7 @@
  * deployment's behaviour, as a broken sandbox bridge would. Controls are changes that are not faults.
  */
 import type { Keys } from '../../src/client/types.ts';
-import type { McpRevision } from '../../src/conformance/mcp/endpoint.ts';
+import type { McpRevision } from '../../src/conformance/kit/mcp/endpoint.ts';
 import { isObj, type Json, type ProxyFault } from './agent-proxy.ts';
 
 export interface AgentMutant {

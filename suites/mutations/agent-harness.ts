@@ -2,9 +2,9 @@
  * Runs the agent laws against each agent mutant (our mock behind the fault proxy) and reports whether
  * the suite found the fault naming one of the expected rules; controls must pass the whole agent suite.
  */
-import type { McpRevisionChoice } from '../../src/conformance/mcp/revisions.ts';
-import type { ConformanceReport } from '../../src/conformance/report.ts';
-import { defaultDeps, runConformance, selects } from '../../src/conformance/runner.ts';
+import type { McpRevisionChoice } from '../../src/conformance/kit/mcp/revisions.ts';
+import type { ConformanceReport } from '../../src/conformance/kit/report.ts';
+import { runConformance, selects } from '../../src/conformance/runner.ts';
 import { agentLaws } from '../agent/index.ts';
 import { agentMockKeys } from '../agent/keys.ts';
 import { startMockTarget } from '../target.ts';
@@ -65,7 +65,7 @@ export async function runAgentMutant(
         seed: options.seed ?? 7,
         runs: options.runs ?? 5,
       },
-      { ...defaultDeps(), laws },
+      { laws },
     );
     const failedRules = [
       // Every rule each law found failing (a law goes on past its first failure).

@@ -3,8 +3,9 @@
  * suite found the fault and named one of the expected rules; controls must pass.
  */
 
-import type { ConformanceReport } from '../../src/conformance/report.ts';
+import type { ConformanceReport } from '../../src/conformance/kit/report.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
+import { allLaws } from '../laws/index.ts';
 import { mockKeys, startMockTarget } from '../target.ts';
 import { MUTANTS, type Mutant } from './faults.ts';
 import { withHook } from './hook.ts';
@@ -38,14 +39,17 @@ export async function runMutant(
     wrap: (engine) => withHook(engine, mutant.hook(mockKeys(engine))),
   });
   try {
-    const report = await runConformance({
-      target: running.target,
-      seed: options.seed ?? 7,
-      runs: options.runs ?? 10,
-      // REST faults are the REST laws' to find; the agent interface has its own harness (agent-harness.ts).
-      skip: ['agent'],
-      ...(options.targeted === true && mutant.control !== true ? { only: [...mutant.expect] } : {}),
-    });
+    const report = await runConformance(
+      {
+        target: running.target,
+        seed: options.seed ?? 7,
+        runs: options.runs ?? 10,
+        // REST faults are the REST laws' to find; the agent interface has its own harness (agent-harness.ts).
+        skip: ['agent'],
+        ...(options.targeted === true && mutant.control !== true ? { only: [...mutant.expect] } : {}),
+      },
+      { laws: allLaws },
+    );
     const failedRules = [
       // Every rule each law found failing (a law goes on past its first failure).
       ...new Set(report.laws.flatMap((l) => l.failures.map((f) => f.ruleId))),

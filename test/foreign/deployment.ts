@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEY_ENV, KEY_ROLES, type KeyRole, type Keys } from '../../src/client/types.ts';
-import type { ConformanceReport } from '../../src/conformance/report.ts';
+import type { ConformanceReport } from '../../src/conformance/kit/report.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
+import { allLaws } from '../../suites/laws/index.ts';
 
 export interface Deployment {
   /** Folder under test/foreign. */
@@ -123,16 +124,19 @@ export async function start(deployment: Deployment, deviations: string): Promise
 
 /** The REST laws (the agent interface is not part of these deployments), against a running one. */
 export async function conform(running: Running, only: readonly string[] = []): Promise<ConformanceReport> {
-  return runConformance({
-    target: { baseUrl: running.baseUrl, keys: running.keys },
-    seed: 7,
-    // A targeted run has few laws: more cases each, so a deviation that shows on some records only is met.
-    runs: only.length === 0 ? 3 : 8,
-    only,
-    skip: ['agent'],
-    allowWrites: true,
-    moderationTimeoutMs: 15_000,
-  });
+  return runConformance(
+    {
+      target: { baseUrl: running.baseUrl, keys: running.keys },
+      seed: 7,
+      // A targeted run has few laws: more cases each, so a deviation that shows on some records only is met.
+      runs: only.length === 0 ? 3 : 8,
+      only,
+      skip: ['agent'],
+      allowWrites: true,
+      moderationTimeoutMs: 15_000,
+    },
+    { laws: allLaws },
+  );
 }
 
 /** Rule ids the run failed or warned on (a should rule's failure is a warning unless --strict). */

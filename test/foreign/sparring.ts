@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ConformanceReport } from '../../src/conformance/report.ts';
+import type { ConformanceReport } from '../../src/conformance/kit/report.ts';
 import { scaled } from '../support/timeouts.ts';
 import type { DeviationCase } from './cases.ts';
 import { conform, type Deployment, failedRules, type Running, start } from './deployment.ts';

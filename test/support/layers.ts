@@ -1,7 +1,8 @@
 /**
  * The layers of the project, lowest first. A file may import its own layer and the layers below it,
  * never one above: the contract knows nothing of the mock, the engine nothing of its adapters, the
- * laws nothing of the runner that runs them. docs/ARCHITECTURE.md shows the same table.
+ * laws nothing of the runner that runs them. The runner, above the laws, still imports none: it takes
+ * them as an argument (test/layers.test.ts checks it). docs/ARCHITECTURE.md shows the same table.
  */
 export const LAYERS: readonly { readonly name: string; readonly folders: readonly string[] }[] = [
   { name: 'contract', folders: ['contract/', 'src/contract/'] },
@@ -9,34 +10,30 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
   { name: 'engine', folders: ['mocks/engine/'] },
   {
     name: 'adapters',
-    folders: ['mocks/http/', 'mocks/msw/', 'mocks/agent/', 'mocks/index.ts', 'src/client/'],
+    folders: ['mocks/http/', 'mocks/msw/', 'mocks/agent/', 'mocks/index.ts', 'src/client/', 'src/har/'],
   },
-  // What a law is written with: the law's and the check's types, outcomes, the MCP session of the agent laws.
+  // The laws, and the kit they are written with (the law's and the check's types, outcomes, the MCP session).
+  { name: 'suites', folders: ['suites/', 'src/arbitraries/', 'src/conformance/kit/'] },
+  // Runs the laws it is given: it imports none (the package entry, src/conformance/index.ts, gives it the suite's).
+  { name: 'conformance runner', folders: ['src/conformance/', 'src/reporters/'] },
+  // What runs the laws through the runner: the CLI and its tools, the vitest suites, the bench, the mutants.
   {
-    name: 'law kit',
+    name: 'CLI',
     folders: [
-      'src/conformance/law.ts',
-      'src/conformance/check.ts',
-      'src/conformance/outcome.ts',
-      'src/conformance/options.ts',
-      'src/conformance/report.ts',
-      'src/conformance/baseline.ts',
-      'src/conformance/repro.ts',
-      'src/conformance/transport.ts',
-      'src/conformance/mcp/',
+      'src/cli/',
+      'src/diff/',
+      'src/drift/',
+      'src/record/',
+      'src/import/',
+      'src/index.ts',
+      'suites/vitest-laws.ts',
+      'suites/agent/vitest.ts',
+      'suites/bench.ts',
+      'suites/mutations/',
     ],
   },
-  { name: 'suites', folders: ['suites/', 'src/arbitraries/'] },
-  { name: 'conformance runner', folders: ['src/conformance/', 'src/reporters/'] },
-  // The laws run by the runner: as vitest suites, as a benchmark, against the mutants.
-  {
-    name: 'suite runs',
-    folders: ['suites/vitest-laws.ts', 'suites/agent/vitest.ts', 'suites/bench.ts', 'suites/mutations/'],
-  },
-  {
-    name: 'CLI and tools',
-    folders: ['src/cli/', 'src/diff/', 'src/drift/', 'src/record/', 'src/import/', 'src/index.ts'],
-  },
+  // The build and the generated pages (docs/rules.md from the laws, the spec-gap tables from the mock's choices).
+  { name: 'scripts', folders: ['scripts/'] },
 ];
 
 /** The index in LAYERS of the layer a repository-relative file belongs to. */

@@ -7,7 +7,7 @@
  */
 
 import { NULL_INDEX, NULL_SCORE } from '../../../fixtures/generate/table.ts';
-import type { Choices } from '../../engine/choices/points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { dayOf, percentile, round2, weekStart } from '../../engine/data/analytics.ts';
 import type { Window } from '../../engine/data/dates.ts';
 import { windowRange } from '../../engine/data/query.ts';

@@ -7,9 +7,9 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import catalogJson from '../../../contract/agent/operations.json' with { type: 'json' };
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { toIssues } from '../../../src/contract/issues.ts';
 import { compileIn, createAjv } from '../../../src/contract/validator-schemas.ts';
-import type { Choices } from '../../engine/choices/points.ts';
 import { statusNamesOut } from '../choices.ts';
 import type { JsonSchema, OperationEffect, OperationSpec } from '../types.ts';
 import { STATUSES } from './vocabulary.ts';

@@ -5,7 +5,7 @@
  * can never disagree about what `status=OPEN` means. A status value is read in the names the
  * deployment's choices give (`actionStatuses`), as the REST filter reads it.
  */
-import type { Choices } from '../../engine/choices/points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { compileFilter, type FilterKey, type RowPredicate } from '../../engine/data/filter-dsl.ts';
 import type { OrgData } from '../../engine/data/state.ts';
 import { statusNameIn } from '../choices.ts';

@@ -8,7 +8,7 @@
  * const page = await registry.call(ctx, 'query.search.actions', { limit: 20 });
  * if (page.ok) page.value; // { items: [...], nextCursor: '...' | null }
  */
-import type { Choices } from '../../engine/choices/points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import type { Engine } from '../../engine/engine.ts';
 import type { OperationRegistry } from '../types.ts';
 import { type AnalyticsInput, analyticsActions } from './analytics.ts';

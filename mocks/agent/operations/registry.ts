@@ -6,8 +6,9 @@
  * violation is recorded in `engine.selfCheckFailures` and answered as a failure. Inputs and outputs are
  * checked against the catalog as the caller's engine serves it (its choices: `catalogFor`).
  */
+
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { DEFAULT_CHOICES } from '../../engine/choices/defaults.ts';
-import type { Choices } from '../../engine/choices/points.ts';
 import { settleIngestion } from '../../engine/ingestion/index.ts';
 import type { Scope } from '../../engine/types.ts';
 import type {

@@ -7,7 +7,7 @@
  * await readFile.handle(ctx, { name: 'export-actions-window', path: 'scripts/export-page.js' });
  */
 import { type AgentKeyProfile, agentContract } from '../../../src/contract/agent.ts';
-import type { Choices } from '../../engine/choices/points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { skillScriptOut } from '../choices.ts';
 import { STATUSES } from '../operations/vocabulary.ts';
 import type { AgentContext, AgentTool, Outcome } from '../types.ts';

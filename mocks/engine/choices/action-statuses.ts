@@ -2,7 +2,7 @@
  * Choice `actionStatuses`: the names of action states beyond OPEN (section 3 shows only OPEN, as a
  * filter value). The data keeps its own states; answers and filter terms are translated at the edge.
  */
-import type { Choices } from './points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 
 const ALTERNATE: Readonly<Record<string, string>> = {
   PENDING: 'WAITING',

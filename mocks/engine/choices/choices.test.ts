@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { CHOICE_NAMES, CHOICE_POINTS } from '../../../src/contract/choice-points.ts';
 import { MockClock } from '../clock.ts';
 import { createEngine } from '../engine.ts';
 import { DEFAULT_CHOICES } from './defaults.ts';
 import type { ChoicesOption } from './index.ts';
-import { CHOICE_NAMES, CHOICE_POINTS } from './points.ts';
 
 /** A small engine with these choices and its reporting key of org_acme (ad_policy). */
 function engineWith(choices: ChoicesOption) {

@@ -3,7 +3,7 @@
  * without the choices part (`../parts.ts`, a page's bundle) needs these values but not the points'
  * prose and shaping code. `choices.test.ts` holds this object to the points' `default`s.
  */
-import type { Choices } from './points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 
 export const DEFAULT_CHOICES: Choices = {
   validationStatus: '422',

@@ -3,7 +3,7 @@
  * matches whatever its parameter is called, so `{id}` instead of `{actionId}` describes the same URL.
  */
 import type { OpenAPIV3_1 } from 'openapi-types';
-import type { Choices } from './points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 
 type Parameter = OpenAPIV3_1.ParameterObject | OpenAPIV3_1.ReferenceObject;
 

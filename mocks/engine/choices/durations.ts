@@ -2,7 +2,7 @@
  * Choice `durationFormat`: how `firstResponseTime` and `handleTime` are written. The spec says only
  * that they are "exported duration values, not timestamps" (2.1); the mock stores ISO 8601 durations.
  */
-import type { Choices } from './points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 
 const ISO = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?$/;
 

@@ -2,7 +2,7 @@
  * Choice `errorMessages`: the text of `error` (section 7: "exact error message strings: not shown").
  * A 500 keeps the spec's `Internal server error`.
  */
-import type { Choices } from './points.ts';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 
 const REASON: Readonly<Record<number, string>> = {
   400: 'Bad Request',

@@ -3,9 +3,10 @@
  * sample, and what an unknown one gets. Applied to `filter` (search) and `fullFilter` (list) before
  * the handler parses them; the status values of `actionStatuses` are translated here too.
  */
+
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { FILTER_KEYS } from '../data/filter-dsl.ts';
 import { statusIn } from './action-statuses.ts';
-import type { Choices } from './points.ts';
 
 /** The keys section 4.1 implies fullFilter can filter on ("legacy filters cannot filter by platform, queue or status"). */
 export const SPEC_FILTER_KEYS: readonly string[] = ['platform', 'queue', 'status'];

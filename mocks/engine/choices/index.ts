@@ -6,7 +6,6 @@
  * (test/conformance-choices.test.ts).
  */
 
-import { DEFAULT_CHOICES } from './defaults.ts';
 import {
   CHOICE_NAMES,
   CHOICE_POINTS,
@@ -14,7 +13,8 @@ import {
   type ChoicePoint,
   type Choices,
   choiceValues,
-} from './points.ts';
+} from '../../../src/contract/choice-points.ts';
+import { DEFAULT_CHOICES } from './defaults.ts';
 
 export { renameDocsPathParams } from './docs-path-params.ts';
 export { shapeRequest } from './request.ts';

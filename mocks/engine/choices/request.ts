@@ -1,11 +1,12 @@
 /**
  * The request side of the choices: the query a handler sees, or the error a choice answers instead.
  */
+
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { badRequest } from '../data/results.ts';
 import type { HandlerResult } from '../types.ts';
 import { DEFAULT_CHOICES } from './defaults.ts';
 import { DSL_PARAMETER, shapeFilterText } from './filter-terms.ts';
-import type { Choices } from './points.ts';
 
 export type ShapedRequest =
   | { readonly ok: true; readonly query: Readonly<Record<string, unknown>> }

@@ -2,13 +2,14 @@
  * The answer side of the choices: one pass over a handler's (or the pipeline's) result, each change
  * done by its named piece. With every choice at its default the result is returned untouched.
  */
+
+import { CHOICE_NAMES, type Choices } from '../../../src/contract/choice-points.ts';
 import type { Operation } from '../../../src/contract/index.ts';
 import { type HandlerResult, SerialisedJson } from '../types.ts';
 import { statusOut } from './action-statuses.ts';
 import { DEFAULT_CHOICES } from './defaults.ts';
 import { durationOut } from './durations.ts';
 import { errorMessageOut } from './error-messages.ts';
-import { CHOICE_NAMES, type Choices } from './points.ts';
 import { agentDetailRows, engagementRows, tagVolumeRows } from './row-shapes.ts';
 import {
   moderationCodeOut,

@@ -5,8 +5,9 @@
  * - `moderationInputStatus`: which of 400 and 422 carries each moderation input code;
  * - `nestedIncompleteCode`: the code of a field missing inside an item (`media[0].url`).
  */
+
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import type { Operation } from '../../../src/contract/index.ts';
-import type { Choices } from './points.ts';
 
 type Body = Record<string, unknown>;
 

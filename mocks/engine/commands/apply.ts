@@ -10,11 +10,12 @@ import { createKey, KEY_EXPIRIES, KEY_PROFILES, type KeyExpiry, revokeKey } from
 import type { MockClock } from '../clock.ts';
 import { writeFields } from '../data/custom-fields.ts';
 import { findRow, orgData } from '../data/state.ts';
+import { missingPart } from '../errors.ts';
 import { ingestBatch, scheduleSettle, settleIngestion } from '../ingestion/index.ts';
 import { submitBatch } from '../moderation/batch.ts';
 import { submitCase } from '../moderation/intake.ts';
 import { activatePolicy, deactivatePolicy, stepCase } from '../moderation/status.ts';
-import { type AgentCommand, missingPart } from '../parts.ts';
+import type { AgentCommand } from '../parts.ts';
 import type { EngineState } from '../state.ts';
 import type { ModerationMode, Organization } from '../types.ts';
 import type { Applied, Command, CommandOf, CommandOutcomes, CommandType, LoggedCommand } from './types.ts';

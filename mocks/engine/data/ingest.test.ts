@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { call, contractIssues, TEST_NOW, testState } from '../../../test/support/engine-handlers.ts';
 import { getAction } from '../handlers/getAction.ts';
 import { listActions } from '../handlers/listActions.ts';
 import { searchConversations } from '../handlers/searchConversations.ts';
 import { addIngestedAction, upsertIngestedAction } from './ingest.ts';
 import type { IngestedActionInput } from './ingest-types.ts';
-import { call, contractIssues, TEST_NOW, testState } from './test-support.ts';
 
 const ID = '1234567890123456789012345';
 

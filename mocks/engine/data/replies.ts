@@ -12,9 +12,10 @@
  */
 import { FLAG_INGESTED, FLAG_THREADED } from '../../../fixtures/generate/table.ts';
 import { rowChanged } from './answer-cache.ts';
+import type { ConversationEntryJson } from './conversation-entry.ts';
 import { addCounts, overlays } from './reply-overlay.ts';
 import { type OrgData, tieByActionId } from './state.ts';
-import { type ConversationEntryJson, conversationOf } from './view.ts';
+import { conversationOf } from './view.ts';
 
 /** A reply to deliver: its text and who posts it, at the time the delivery step ended. */
 export interface DeliveredReplyInput {

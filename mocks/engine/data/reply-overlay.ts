@@ -1,10 +1,12 @@
 /**
  * Where delivered replies are kept (see `replies.ts`): per organization data and row, the reply
  * messages and, for a seeded row, its own messages frozen before the first reply changed the columns
- * they are derived from. The view reads it; it imports nothing of the view, so there is no cycle.
+ * they are derived from. The view reads it, and it imports nothing of the view: the entries' type is
+ * conversation-entry.ts's.
  */
+
+import type { ConversationEntryJson } from './conversation-entry.ts';
 import type { OrgData } from './state.ts';
-import type { ConversationEntryJson } from './view.ts';
 
 export interface RowReplies {
   /** A seeded row's messages as derived before the first reply; null for ingested rows (stored). */

@@ -26,6 +26,7 @@ import {
   STATUSES,
   type TagRecord,
 } from '../../../fixtures/generate/types.ts';
+import type { ConversationEntryJson } from './conversation-entry.ts';
 import type { IngestedAction, IngestedMessage } from './ingest-types.ts';
 import { withReplies } from './reply-overlay.ts';
 import { actionIdOfRow, type OrgData } from './state.ts';
@@ -174,17 +175,6 @@ function rootMessageText(org: OrgData, row: number, ingested: IngestedAction | u
   if (ingested === undefined) return rootMessageTextOf(org.catalog, org.table, row);
   if (ingested.rootMessageText !== undefined) return ingested.rootMessageText;
   return (ingested.messages[0] ?? ingested.conversation?.[0])?.message ?? null;
-}
-
-export interface ConversationEntryJson {
-  readonly id: string;
-  readonly timestamp: string;
-  readonly author: string;
-  readonly authorId: string | null;
-  readonly authorType: 'USER' | 'AGENT' | 'BOT';
-  readonly message: string;
-  readonly parentMessageId: string | null;
-  readonly mediaUrls: readonly string[];
 }
 
 const stamp = (value: string | number): string => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OperationId } from '../../../src/contract/index.ts';
-import { call, contractIssues, TEST_NOW, testState } from '../data/test-support.ts';
+import { call, contractIssues, TEST_NOW, testState } from '../../../test/support/engine-handlers.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 import { getAgent } from './getAgent.ts';
 import { getEngagement } from './getEngagement.ts';
 import { getSentimentByDay } from './getSentimentByDay.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import summary from '../../../fixtures/dataset-summary.json' with { type: 'json' };
-import { call, contractIssues, testState } from '../data/test-support.ts';
+import { call, contractIssues, testState } from '../../../test/support/engine-handlers.ts';
 import { getAction } from './getAction.ts';
 import { getCustomFields } from './getCustomFields.ts';
 import { updateCustomFields } from './updateCustomFields.ts';

@@ -3,7 +3,8 @@ import { notFound, ok } from '../data/results.ts';
 import { detailBytes } from '../data/serialised.ts';
 import { findRow, orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
-import { type Handler, SerialisedJson } from '../types.ts';
+import { SerialisedJson } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const getAction: Handler<EngineState> = (ctx) => {
   const id = ctx.pathParams['id'] ?? '';

@@ -4,7 +4,7 @@ import { agentDetail } from '../data/reports.ts';
 import { badRequest, notFound, ok } from '../data/results.ts';
 import { orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const getAgent: Handler<EngineState> = (ctx) => {
   const id = ctx.pathParams['id'] ?? '';

@@ -3,7 +3,7 @@ import { readFields } from '../data/custom-fields.ts';
 import { notFound, ok } from '../data/results.ts';
 import { findRow, orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const getCustomFields: Handler<EngineState> = (ctx) => {
   const actionId = ctx.pathParams['actionId'] ?? '';

@@ -4,7 +4,7 @@
  */
 import type { ModerationState } from '../moderation/state.ts';
 import { readCaseStatus } from '../moderation/status.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const getModerationCase: Handler<{ readonly moderation: ModerationState }> = (ctx) => {
   const caseId = ctx.pathParams['caseId'] ?? '';

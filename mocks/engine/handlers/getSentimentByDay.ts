@@ -4,7 +4,7 @@ import { sentimentByDay } from '../data/reports.ts';
 import { badRequest, ok } from '../data/results.ts';
 import { orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const getSentimentByDay: Handler<EngineState> = (ctx) => {
   const window = resolveWindow(ctx.query, ctx.clock.now());

@@ -6,7 +6,7 @@ import { tagAnalytics } from '../data/reports.ts';
 import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
 import { orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const TAG_ANALYTICS_DEFAULT_LIMIT = 50;
 

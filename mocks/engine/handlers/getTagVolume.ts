@@ -7,7 +7,7 @@ import { tagVolume } from '../data/reports.ts';
 import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
 import { orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const TOP_TAGS_DEFAULT = 10;
 

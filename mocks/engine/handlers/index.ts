@@ -8,7 +8,7 @@
  */
 import type { OperationId } from '../../../src/contract/index.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 import { getAction } from './getAction.ts';
 import { getAgent } from './getAgent.ts';
 import { getCustomFields } from './getCustomFields.ts';

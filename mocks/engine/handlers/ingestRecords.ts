@@ -6,7 +6,7 @@
 import type { DataState } from '../data/state.ts';
 import { readBatch } from '../ingestion/intake.ts';
 import type { IngestionState } from '../ingestion/state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const ingestRecords: Handler<{
   readonly ingestion: IngestionState;

@@ -11,7 +11,8 @@ import { summaryBytes } from '../data/serialised.ts';
 import { orgData } from '../data/state.ts';
 import { actionSummary } from '../data/view.ts';
 import type { EngineState } from '../state.ts';
-import { type Handler, SerialisedJson } from '../types.ts';
+import { SerialisedJson } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const FULL_FILTER_MAX = 10_000;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { call, contractIssues, testState } from '../data/test-support.ts';
+import { call, contractIssues, testState } from '../../../test/support/engine-handlers.ts';
 import { getAction } from './getAction.ts';
 import { searchConversations } from './searchConversations.ts';
 

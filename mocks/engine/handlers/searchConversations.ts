@@ -9,7 +9,8 @@ import { badRequest, intParam, ok, stringParam } from '../data/results.ts';
 import { searchItemBytes } from '../data/serialised.ts';
 import { orgData } from '../data/state.ts';
 import type { EngineState } from '../state.ts';
-import { type Handler, SerialisedJson } from '../types.ts';
+import { SerialisedJson } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const searchConversations: Handler<EngineState> = (ctx) => {
   const op = ctx.operationId;

@@ -5,7 +5,7 @@
  * is one command (`moderation.submitBatch`): its items take their place in the log together.
  */
 import type { ModerationState } from '../moderation/state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const submitModerationBatch: Handler<{ readonly moderation: ModerationState }> = async (ctx) => {
   const body = ctx.body;

@@ -8,7 +8,8 @@ import { validateSchema } from '../../../src/contract/index.ts';
 import { submitCase } from '../moderation/intake.ts';
 import type { ModerationState } from '../moderation/state.ts';
 import type { SubmissionRefusal } from '../moderation/types.ts';
-import type { Handler, HandlerResult } from '../types.ts';
+import type { HandlerResult } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const submitModerationCase: Handler<{ readonly moderation: ModerationState }> = async (ctx) => {
   const validation = validateSchema('ModerationSubmission', ctx.body, 'body');

@@ -5,7 +5,7 @@
  */
 import { customFieldErrors, notFound, ok } from '../data/results.ts';
 import type { EngineState } from '../state.ts';
-import type { Handler } from '../types.ts';
+import type { Handler } from './context.ts';
 
 export const updateCustomFields: Handler<EngineState> = async (ctx) => {
   const actionId = ctx.pathParams['actionId'] ?? '';

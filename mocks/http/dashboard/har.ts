@@ -7,9 +7,9 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Entry, Har } from 'har-format';
-import { entryOf, harOf } from '../../../src/record/har.ts';
-import { DEFAULT_SCRUB_RULES, Scrubber } from '../../../src/record/scrub.ts';
-import { findLeaks } from '../../../src/record/verify.ts';
+import { entryOf, harOf } from '../../../src/har/har.ts';
+import { DEFAULT_SCRUB_RULES, Scrubber } from '../../../src/har/scrub.ts';
+import { findLeaks } from '../../../src/har/verify.ts';
 import type { JournalEntry } from '../../engine/journal/index.ts';
 
 export type JournalHar =

@@ -1,4 +1,4 @@
-import type { ConformanceClient } from '../../client/client.ts';
+import type { ConformanceClient } from '../../../client/client.ts';
 
 /**
  * Where the agent interface is checked: the MCP endpoint (Streamable HTTP) and a client on its

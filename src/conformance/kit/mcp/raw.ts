@@ -3,7 +3,7 @@
  * what a client library never would (no key, a malformed message, an unknown method) and look at
  * the HTTP answer itself.
  */
-import type { Auth } from '../../client/types.ts';
+import type { Auth } from '../../../client/types.ts';
 import { endpointPath, type McpEndpoint } from './endpoint.ts';
 import { messagesOf } from './sse.ts';
 

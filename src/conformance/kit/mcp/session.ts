@@ -9,7 +9,7 @@ import {
   type jsonSchemaValidator,
   StreamableHTTPClientTransport,
 } from '@modelcontextprotocol/client';
-import type { Auth } from '../../client/types.ts';
+import type { Auth } from '../../../client/types.ts';
 import type { McpEndpoint } from './endpoint.ts';
 import { conformanceFetch } from './fetch.ts';
 

@@ -1,7 +1,9 @@
 /**
- * The points where the spec leaves a deployment free to choose (`x-spec-gap`), each with the values the
- * mock can take there. The first value is the default (the mock's behaviour before choices existed), so
- * an engine without `choices` answers as it always did. The spec-gap table of docs/contract.md lists them from here.
+ * The points where the spec leaves a deployment free to choose (`x-spec-gap`), each with the values a
+ * deployment may take there: data only, beside the contract whose gaps they name, so the mock (which
+ * takes each value, mocks/engine/choices/) and the spec-gap table of docs/contract.md read them from
+ * here. The first value is the default (the mock's behaviour before choices existed), so an engine
+ * without `choices` answers as it always did.
  */
 
 export interface ChoicePoint {

@@ -1,4 +1,4 @@
-import type { Keys } from '../client/types.ts';
+import type { Keys } from '../../client/types.ts';
 import { MCP_REVISION_CHOICES, type McpRevisionChoice } from './mcp/revisions.ts';
 import type { ProgressEvent } from './report.ts';
 

@@ -1,5 +1,5 @@
-import type { Auth, Exchange } from '../client/types.ts';
-import { KEY_ENV } from '../client/types.ts';
+import type { Auth, Exchange } from '../../client/types.ts';
+import { KEY_ENV } from '../../client/types.ts';
 
 /** Quotes a string for a POSIX shell with single quotes. */
 export function shellQuote(value: string): string {

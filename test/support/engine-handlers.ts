@@ -1,17 +1,19 @@
 /**
- * Test support for the read handlers: a fresh engine state on a fixed clock and a way to call one
- * handler the way the pipeline does (organization and key resolved, query coerced).
+ * Test support for the engine's read handlers, kept out of the shipped engine: a fresh engine state on a
+ * fixed clock and a way to call one handler the way the pipeline does (organization and key resolved,
+ * query coerced).
  */
 
-import type { OperationId } from '../../../src/contract/index.ts';
-import { validateResponse } from '../../../src/contract/index.ts';
-import { MockClock } from '../clock.ts';
-import { applyCommand } from '../commands/apply.ts';
-import type { Command, OutcomeOf } from '../commands/types.ts';
-import { FULL_PARTS } from '../full-parts.ts';
-import { normalizeOptions } from '../options.ts';
-import { createEngineState, type EngineState } from '../state.ts';
-import { type Handler, type HandlerResult, SerialisedJson } from '../types.ts';
+import { MockClock } from '../../mocks/engine/clock.ts';
+import { applyCommand } from '../../mocks/engine/commands/apply.ts';
+import type { Command, OutcomeOf } from '../../mocks/engine/commands/types.ts';
+import { FULL_PARTS } from '../../mocks/engine/full-parts.ts';
+import type { Handler } from '../../mocks/engine/handlers/context.ts';
+import { normalizeOptions } from '../../mocks/engine/options.ts';
+import { createEngineState, type EngineState } from '../../mocks/engine/state.ts';
+import { type HandlerResult, SerialisedJson } from '../../mocks/engine/types.ts';
+import type { OperationId } from '../../src/contract/index.ts';
+import { validateResponse } from '../../src/contract/index.ts';
 
 /** A fixed "now" for tests: 2026-11-20T12:00:00.000Z. */
 export const TEST_NOW = Date.UTC(2026, 10, 20, 12, 0, 0, 0);

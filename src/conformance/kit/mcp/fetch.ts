@@ -1,4 +1,4 @@
-import type { Auth } from '../../client/types.ts';
+import type { Auth } from '../../../client/types.ts';
 import { endpointPath, type McpEndpoint } from './endpoint.ts';
 
 /** The fetch signature the MCP SDK transport accepts. */

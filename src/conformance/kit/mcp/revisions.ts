@@ -4,7 +4,7 @@
  * 2026-07-28 revision pinned through `server/discover`), and a revision whose connect succeeds is
  * offered. The sessions opened are closed at once.
  */
-import type { Auth } from '../../client/types.ts';
+import type { Auth } from '../../../client/types.ts';
 import { MCP_REVISIONS, type McpEndpoint, type McpRevision } from './endpoint.ts';
 import { McpSession } from './session.ts';
 

@@ -3,7 +3,7 @@
  * `CheckOutcome`; after a failure the runner runs the law again with that rule recorded as failed
  * (each rule stands alone), and folds every law's failures into one `RuleResult` per catalog rule.
  */
-import type { RuleLevel } from '../contract/rules.ts';
+import type { RuleLevel } from '../../contract/rules.ts';
 
 /** A check held for every generated case. */
 export interface Passed {

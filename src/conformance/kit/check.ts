@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fc from 'fast-check';
-import { isBudgetExhausted } from '../client/limits.ts';
-import type { Exchange } from '../client/types.ts';
+import { isBudgetExhausted } from '../../client/limits.ts';
+import type { Exchange } from '../../client/types.ts';
 import { fingerprintOf } from './baseline.ts';
 import type { LawContext } from './law.ts';
 import type { CheckOutcome, Failed } from './outcome.ts';

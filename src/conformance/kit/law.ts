@@ -1,6 +1,6 @@
-import type { ConformanceClient } from '../client/client.ts';
-import type { KeyRole } from '../client/types.ts';
-import type { Contract } from '../contract/contract.ts';
+import type { ConformanceClient } from '../../client/client.ts';
+import type { KeyRole } from '../../client/types.ts';
+import type { Contract } from '../../contract/contract.ts';
 import type { McpEndpoint } from './mcp/endpoint.ts';
 import type { CheckOutcome } from './outcome.ts';
 

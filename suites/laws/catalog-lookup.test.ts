@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { contract } from '../../src/contract/index.ts';
+import type { Operation } from '../../src/contract/operations.ts';
+import { getRule, rules } from '../../src/contract/rules.ts';
+import { ingestKeyNoReporting, readKeyOnWriteRoutes, scopeCases, writeKeyNoIngest } from './auth.ts';
+import { operationsWithScope, scopeRuleOf, scopeRulesOf, statusesRuleOf } from './catalog-lookup.ts';
+import { QUERY_PARAMS_RULE, STATUSES_RULE, schemaRuleFor, schemaRulesOf } from './rule-map.ts';
+
+const apiOps = [...contract.operations.values()].filter((op) => op.requiredScope !== null);
+const names = (ops: readonly Operation[]): string[] => ops.map((op) => op.operationId);
+
+/** The shared contract with one operation more, as if it had just been added to contract/openapi.json. */
+function withOperation(operationId: string, requiredScope: Operation['requiredScope']) {
+  const model = contract.getOperation('updateCustomFields');
+  return {
+    operations: new Map([...contract.operations, [operationId, { ...model, operationId, requiredScope }]]),
+  };
+}
+
+describe('the laws read scopes and rules from the contract and the catalog', () => {
+  it('every operation of the contract has its declared-statuses rule, from the catalog', () => {
+    for (const op of names(apiOps)) {
+      expect(STATUSES_RULE[op], op).toBe(statusesRuleOf(op));
+      expect(getRule(STATUSES_RULE[op] ?? '?').operations).toContain(op);
+    }
+  });
+
+  it('the scope laws cover every operation by its x-required-scope, and name the scope rules the catalog gives them', () => {
+    const scoped = (scope: 'read' | 'write' | 'ingest'): string[] =>
+      names(apiOps.filter((op) => op.requiredScope === scope));
+    expect(scopeCases(contract, 'read').map((c) => c.op)).toEqual([...scoped('write'), ...scoped('ingest')]);
+    expect(scopeCases(contract, 'write').map((c) => c.op)).toEqual(scoped('ingest'));
+    expect(scopeCases(contract, 'ingest').map((c) => c.op)).toEqual(scoped('read'));
+    for (const c of scopeCases(contract, 'ingest'))
+      expect(c.rule).toBe(scopeRuleOf(c.op) ?? 'AUTH-IMPORT-KEY-NO-REPORTING-403');
+    const scopeRules = rules.filter((r) => r.id.startsWith('SCOPE-') && r.retired !== true).map((r) => r.id);
+    const named = [readKeyOnWriteRoutes, writeKeyNoIngest, ingestKeyNoReporting].flatMap((law) =>
+      law.ruleIds.filter((id) => id.startsWith('SCOPE-')),
+    );
+    expect(named.sort()).toEqual(scopeRules.sort());
+  });
+
+  it('an operation added to the contract is picked up by the scope laws without another edit', () => {
+    const grown = withOperation('deleteCustomFields', 'write');
+    expect(operationsWithScope('write', grown)).toContain('deleteCustomFields');
+    expect(scopeCases(grown, 'read')).toContainEqual({
+      op: 'deleteCustomFields',
+      key: 'read',
+      rule: 'AUTH-READ-KEY-WRITE-ROUTE-403',
+    });
+    const read = withOperation('listLabels', 'read');
+    expect(scopeCases(read, 'ingest')).toContainEqual({
+      op: 'listLabels',
+      key: 'ingest',
+      rule: 'AUTH-IMPORT-KEY-NO-REPORTING-403',
+    });
+    expect(scopeRulesOf('write', grown)).toEqual(scopeRulesOf('write'));
+  });
+
+  it("the catalog's scope rules list exactly the operations the contract gives that scope", () => {
+    const listed = (id: string): string[] => [...getRule(id).operations].sort();
+    expect(listed('AUTH-READ-KEY-WRITE-ROUTE-403')).toEqual(operationsWithScope('write').sort());
+    expect(listed('AUTH-REPORTING-KEY-NO-INGEST-403')).toEqual(operationsWithScope('ingest').sort());
+    expect(listed('AUTH-WRITE-KEY-NO-INGEST-403')).toEqual(operationsWithScope('ingest').sort());
+    expect(listed('AUTH-IMPORT-KEY-NO-REPORTING-403')).toEqual(operationsWithScope('read').sort());
+    expect(listed('MOCK-SCOPE-403-ALL-ROUTES')).toEqual(names(apiOps).sort());
+  });
+
+  it('the schema rule map has every operation of the contract, and each rule it names concerns that operation', () => {
+    for (const op of contract.operations.keys()) {
+      const named = schemaRulesOf(op);
+      expect(named.length, `${op}: add it to BY_OPERATION in suites/laws/rule-map.ts`).toBeGreaterThan(0);
+      for (const id of named) expect(getRule(id).operations, `${id} in the catalog`).toContain(op);
+    }
+    for (const [op, id] of Object.entries(QUERY_PARAMS_RULE)) {
+      expect(contract.operations.has(op), op).toBe(true);
+      expect(getRule(id).operations, `${id} in the catalog`).toContain(op);
+    }
+  });
+
+  it('error bodies: the moderation and custom-field operations are those the contract tags so', () => {
+    for (const op of contract.operations.values()) {
+      const moderation = op.tags.includes('Moderation');
+      expect(schemaRuleFor(op.operationId, 400, '/message'), op.operationId).toBe(
+        moderation ? 'ERR-MODERATION-BODY' : 'ERR-GENERAL-BODY',
+      );
+      expect(schemaRuleFor(op.operationId, 422, '/message'), op.operationId).toBe(
+        moderation
+          ? 'ERR-MODERATION-BODY'
+          : op.tags.includes('Custom fields')
+            ? 'ERR-CUSTOM-FIELD-422-FIELDERRORS'
+            : 'ERR-GENERAL-BODY',
+      );
+    }
+  });
+});
