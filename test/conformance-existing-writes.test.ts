@@ -13,12 +13,15 @@ describe('writes to existing records', () => {
   it('are listed at the end of the report with what was restored and what no client can restore', async () => {
     const running = await startMockTarget({ seed: 4 });
     try {
-      const report = await runConformance({
-        target: running.target,
-        seed: 4,
-        runs: 3,
-        only: ['custom-fields'],
-      }, { laws: allLaws });
+      const report = await runConformance(
+        {
+          target: running.target,
+          seed: 4,
+          runs: 3,
+          only: ['custom-fields'],
+        },
+        { laws: allLaws },
+      );
       expect(report.ok).toBe(true);
       expect(report.existingWrites.length).toBeGreaterThan(0);
       expect(report.existingWrites.every((w) => w.restored)).toBe(true);
@@ -46,13 +49,16 @@ describe('writes to existing records', () => {
         }),
     });
     try {
-      const report = await runConformance({
-        target: running.target,
-        seed: 4,
-        runs: 3,
-        only: ['custom-fields', 'stateful'],
-        customFieldWrites: false,
-      }, { laws: allLaws });
+      const report = await runConformance(
+        {
+          target: running.target,
+          seed: 4,
+          runs: 3,
+          only: ['custom-fields', 'stateful'],
+          customFieldWrites: false,
+        },
+        { laws: allLaws },
+      );
       expect(report.existingWrites).toEqual([]);
       const patch = report.laws.find((l) => l.lawId === 'custom-fields.patch-persists');
       expect(patch?.outcome).toMatchObject({
