@@ -20,6 +20,7 @@ const config = {
     '@stryker-mutator/vitest-runner',
     '@stryker-mutator/typescript-checker',
     './bench/mutation/sample-ignorer.mjs',
+    './bench/mutation/result-journal.mjs',
   ],
   ignorers: ['cca-sample'],
   mutate: Object.values(slices).flat(),
@@ -43,7 +44,7 @@ const config = {
     'coverage',
     '.cache',
   ],
-  reporters: ['progress', 'json'],
+  reporters: ['progress', 'json', 'cca-journal'],
   jsonReporter: { fileName: '.cache/stryker/mutation.json' },
   thresholds: { high: 90, low: 80, break: null },
 };

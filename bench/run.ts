@@ -8,7 +8,7 @@
  *
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
  *
- *   npm run bench -- --only mutation --mutants 300 --mutation-seed 1 --mutation-runs 3 [--slices auth,docs]
+ *   npm run bench -- --only mutation --mutants 300 --mutation-seed 1 --mutation-runs 3 [--slices auth,docs] [--journal-only]
  *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
  * agent-conformance, validators, state, mutation. Each writes
@@ -86,6 +86,7 @@ const { values } = parseArgs({
     'mutation-seed': { type: 'string' },
     'mutation-runs': { type: 'string' },
     slices: { type: 'string' },
+    'journal-only': { type: 'boolean', default: false },
   },
 });
 
@@ -249,6 +250,7 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         seed: int(values['mutation-seed'], 1),
         runs: int(values['mutation-runs'], 3),
         slices: (values.slices ?? '').split(',').filter((s) => s !== ''),
+        journalOnly: values['journal-only'] === true,
         log,
       };
       await timed(section, () => mutationSection(options));

@@ -4,12 +4,21 @@
  * since it last ran, so a run that grows the sample or follows a new law resumes instead of
  * starting over.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MutantResult, PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
 import { ROOT } from '../../test/support/processes.ts';
-import { type EnumeratedMutant, locKey, mutantKey, type Sample, strykerInput, textAt } from './sample.ts';
+import {
+  type EnumeratedMutant,
+  type Location,
+  locKey,
+  mutantKey,
+  type Sample,
+  strykerInput,
+  textAt,
+} from './sample.ts';
 
 export type SurvivorClass = 'missing-law' | 'equivalent' | 'permitted-variation' | 'not-observable';
 
@@ -82,17 +91,113 @@ export interface RunOptions {
   readonly testFiles?: readonly string[];
   /** Without the type checker (its first compile of the project takes a minute on a busy machine). */
   readonly typeCheck?: boolean;
+  /** Answers from the journal only, running nothing (the score of a run that was cut short). */
+  readonly journalOnly?: boolean;
+  /** Replaces the journal of results (the smoke test keeps its own). */
+  readonly journalFile?: string;
   readonly log?: (line: string) => void;
 }
 
-/** Stryker's results for the sample (and only for it: what the ignorer skipped is left out). */
-export async function runSample(options: RunOptions): Promise<MutantResult[]> {
+/** A mutant's result as the journal keeps it (Stryker's lines from 0). */
+export interface JournalEntry {
+  readonly stamp: string;
+  readonly fileName: string;
+  readonly location: MutantResult['location'];
+  readonly mutatorName: string;
+  readonly replacement: string;
+  readonly status: MutantResult['status'];
+  readonly statusReason?: string;
+}
+
+/** What a result depends on besides the mutant: the laws and generators, the contract, the runs. */
+export function lawsStamp(runs: number, testFiles: readonly string[] = []): string {
+  const hash = createHash('sha256').update(`runs=${runs}\0${testFiles.join(',')}\0`);
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : 1,
+    )) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(path);
+      else if (/\.(ts|json)$/.test(entry.name))
+        hash.update(`${path}\0`).update(readFileSync(join(ROOT, path)));
+    }
+  };
+  for (const dir of ['suites', 'src', 'contract']) walk(dir);
+  return hash.digest('hex').slice(0, 16);
+}
+
+const spotOf = (file: string, loc: Location, mutator: string, replacement: string) =>
+  `${file} ${locKey(loc)} ${mutator} ${replacement}`;
+const fromStryker = (l: MutantResult['location']): Location => ({
+  start: { line: l.start.line + 1, column: l.start.column },
+  end: { line: l.end.line + 1, column: l.end.column },
+});
+const relativeName = (name: string) => (name.startsWith(ROOT) ? name.slice(ROOT.length) : name);
+
+function readJournal(file: string): JournalEntry[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .flatMap((line) => {
+      try {
+        return [JSON.parse(line) as JournalEntry];
+      } catch {
+        // A line cut short by a run that was stopped mid-write.
+        return [];
+      }
+    });
+}
+
+/**
+ * Results for the sample: the journal's for mutants already run with the same laws and code, Stryker's
+ * for the rest (and only for the sample: what the ignorer skipped is left out).
+ */
+export async function runSample(options: RunOptions): Promise<JournalEntry[]> {
   mkdirSync(CACHE_DIR, { recursive: true });
-  const input = strykerInput(options.sample);
+  const journalFile = options.journalFile ?? join(CACHE_DIR, 'journal.jsonl');
+  const stamp = `${lawsStamp(options.runs, options.testFiles)}`;
+  // A mutant's own file is part of its spot: an edit there moves or changes the mutant.
+  const fileStamp = new Map<string, string>();
+  const stampOf = (file: string) => {
+    let h = fileStamp.get(file);
+    if (h === undefined) {
+      h = createHash('sha256')
+        .update(readFileSync(join(ROOT, file)))
+        .digest('hex')
+        .slice(0, 12);
+      fileStamp.set(file, h);
+    }
+    return `${stamp}:${h}`;
+  };
+  const known = new Map<string, JournalEntry>();
+  for (const e of readJournal(journalFile)) {
+    const file = relativeName(e.fileName);
+    if (!existsSync(join(ROOT, file)) || e.stamp !== stampOf(file)) continue;
+    known.set(spotOf(file, fromStryker(e.location), e.mutatorName, e.replacement), e);
+  }
+  const done: JournalEntry[] = [];
+  const todo = options.sample.mutants.filter((m) => {
+    const hit = known.get(spotOf(m.file, m.loc, m.mutatorName, m.replacement));
+    if (hit !== undefined) done.push(hit);
+    return hit === undefined;
+  });
+  options.log?.(
+    `   ${done.length} of ${options.sample.mutants.length} answered by the journal; ${todo.length} to run`,
+  );
+  if (todo.length === 0 || options.journalOnly === true) return done;
+  const input = strykerInput({ ...options.sample, mutants: todo });
   const picksFile = join(CACHE_DIR, `sample-${process.pid}.json`);
   writeFileSync(picksFile, JSON.stringify(input.picks));
-  const env = { CCA_MUTATION_SAMPLE: process.env['CCA_MUTATION_SAMPLE'], CCA_RUNS: process.env['CCA_RUNS'] };
+  const env = {
+    CCA_MUTATION_SAMPLE: process.env['CCA_MUTATION_SAMPLE'],
+    CCA_MUTATION_JOURNAL: process.env['CCA_MUTATION_JOURNAL'],
+    CCA_MUTATION_STAMP: process.env['CCA_MUTATION_STAMP'],
+    CCA_RUNS: process.env['CCA_RUNS'],
+  };
   process.env['CCA_MUTATION_SAMPLE'] = picksFile;
+  process.env['CCA_MUTATION_JOURNAL'] = journalFile;
+  process.env['CCA_MUTATION_STAMP'] = stamp;
   process.env['CCA_RUNS'] = String(options.runs);
   const cwd = process.cwd();
   process.chdir(ROOT);
@@ -105,12 +210,21 @@ export async function runSample(options: RunOptions): Promise<MutantResult[]> {
       ...(options.typeCheck === false ? { checkers: [] } : {}),
       // A const enum in Stryker's types: its value, spelled out.
       logLevel: 'warn' as NonNullable<PartialStrykerOptions['logLevel']>,
-      reporters: options.log === undefined ? [] : ['progress'],
+      reporters: options.log === undefined ? ['cca-journal'] : ['progress', 'cca-journal'],
     });
     const results = await stryker.runMutationTest();
-    return results.filter(
-      (r) => !(r.status === 'Ignored' && r.statusReason?.includes('seeded mutation sample')),
-    );
+    const fresh: JournalEntry[] = results
+      .filter((r) => !(r.status === 'Ignored' && r.statusReason?.includes('seeded mutation sample')))
+      .map((r) => ({
+        stamp: stampOf(relativeName(r.fileName)),
+        fileName: r.fileName,
+        location: r.location,
+        mutatorName: r.mutatorName,
+        replacement: r.replacement,
+        status: r.status,
+        ...(r.statusReason === undefined ? {} : { statusReason: r.statusReason }),
+      }));
+    return [...done, ...fresh];
   } finally {
     rmSync(picksFile, { force: true });
     process.chdir(cwd);
@@ -124,7 +238,7 @@ export async function runSample(options: RunOptions): Promise<MutantResult[]> {
 /** The per-slice score of a run, with its survivors matched against the classification file. */
 export function score(
   sample: Sample,
-  results: readonly MutantResult[],
+  results: readonly JournalEntry[],
   requested: number,
   runs: number,
 ): MutationResult {

@@ -12,18 +12,30 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
-const samplePath = process.env.CCA_MUTATION_SAMPLE;
-const sample = samplePath ? JSON.parse(readFileSync(samplePath, 'utf8')) : undefined;
-
 const key = (loc) => `${loc.start.line}:${loc.start.column}-${loc.end.line}:${loc.end.column}`;
 const before = (a, b) => a.line < b.line || (a.line === b.line && a.column <= b.column);
 const within = (inner, outer) => before(outer.start, inner.start) && before(inner.end, outer.end);
 
-const byFile = new Map(
-  Object.entries(sample?.picks ?? {}).map(([file, locs]) => [file, { locs, keys: new Set(locs.map(key)) }]),
-);
+// Read at the first node, not at import: Stryker's child processes import every plugin and need none
+// of this. Read again when the file changes name: one process may run several samples.
+let loaded;
+function load() {
+  const samplePath = process.env.CCA_MUTATION_SAMPLE;
+  if (loaded?.samplePath !== samplePath) {
+    const sample = samplePath ? JSON.parse(readFileSync(samplePath, 'utf8')) : undefined;
+    const byFile = new Map(
+      Object.entries(sample?.picks ?? {}).map(([file, locs]) => [
+        file,
+        { locs, keys: new Set(locs.map(key)) },
+      ]),
+    );
+    loaded = { samplePath, sample, byFile };
+  }
+  return loaded;
+}
 
 function shouldIgnore(path) {
+  const { sample, byFile } = load();
   if (sample === undefined) return undefined;
   const loc = path.node.loc;
   const filename = path.hub?.file?.opts?.filename;

@@ -98,12 +98,12 @@ export function textAt(lines: readonly string[], loc: Location): string {
   ].join('\n');
 }
 
-/** Every mutant of every slice, in a stable order. */
-export async function enumerate(): Promise<EnumeratedMutant[]> {
+/** Every mutant of every slice (or of the files `only` accepts), in a stable order. */
+export async function enumerate(only: (file: string) => boolean = () => true): Promise<EnumeratedMutant[]> {
   const instrumenter = new Instrumenter(quiet);
   const out: EnumeratedMutant[] = [];
   for (const [slice, files] of Object.entries(sliceFiles())) {
-    for (const file of files) {
+    for (const file of files.filter(only)) {
       const content = readFileSync(join(ROOT, file), 'utf8');
       const lines = content.split('\n');
       const result = await instrumenter.instrument([{ name: join(ROOT, file), content, mutate: true }], {

@@ -16,6 +16,8 @@ export interface MutationOptions {
   readonly runs: number;
   /** Only these slices (all when empty). */
   readonly slices: readonly string[];
+  /** Scores what the journal holds of the sample, running nothing. */
+  readonly journalOnly: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -27,7 +29,12 @@ export async function mutationSection(options: MutationOptions): Promise<Mutatio
   options.log(
     `   ${sample.mutants.length} of ${all.length} mutants sampled (seed ${options.seed}); laws at ${options.runs} cases a property`,
   );
-  const results = await runSample({ sample, runs: options.runs, log: options.log });
+  const results = await runSample({
+    sample,
+    runs: options.runs,
+    journalOnly: options.journalOnly,
+    log: options.log,
+  });
   const scored = score(sample, results, options.mutants, options.runs);
   for (const s of scored.slices)
     options.log(`   ${s.slice.padEnd(18)} ${s.killed}/${s.tested - s.equivalent} killed`);
