@@ -22,7 +22,8 @@ function fileHash(name) {
 class ResultJournal {
   onMutantTested(result) {
     const file = process.env.CCA_MUTATION_JOURNAL;
-    if (!file) return;
+    // What the sample's ignorer left out is no result: journalling it would only grow the file.
+    if (!file || result.statusReason?.includes('seeded mutation sample')) return;
     const entry = {
       stamp: `${process.env.CCA_MUTATION_STAMP ?? ''}:${fileHash(result.fileName)}`,
       fileName: result.fileName,
