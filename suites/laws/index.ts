@@ -4,6 +4,7 @@ import { agentWindowDateRules } from './agents-window.ts';
 import { authLaws } from './auth.ts';
 import { customFieldLaws } from './custom-fields.ts';
 import { docsLaws } from './docs.ts';
+import { swaggerUiAssets } from './docs-assets.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
 import { inputLaws } from './inputs.ts';
@@ -22,6 +23,7 @@ import { windowLaws } from './windows.ts';
 /** Every conformance law, in run order (cheap read-only groups first, writes and sequences last). */
 export const allLaws: readonly Law[] = [
   ...docsLaws,
+  swaggerUiAssets,
   ...schemaLaws,
   ...authLaws,
   ...statusLaws,
