@@ -27,7 +27,7 @@ class ResultJournal {
     const entry = {
       stamp: `${process.env.CCA_MUTATION_STAMP ?? ''}:${fileHash(result.fileName)}`,
       fileName: result.fileName,
-      // Stryker counts lines from 0 inside.
+      // As in Stryker's report: lines and columns from 1.
       location: result.location,
       mutatorName: result.mutatorName,
       replacement: result.replacement,

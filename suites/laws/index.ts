@@ -18,6 +18,7 @@ import { schemaLaws } from './schemas.ts';
 import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
+import { tagVolumeKeepsListed } from './tag-volume-keeps.ts';
 import { windowLaws } from './windows.ts';
 
 /** Every conformance law, in run order (cheap read-only groups first, writes and sequences last). */
@@ -35,6 +36,7 @@ export const allLaws: readonly Law[] = [
   analyticsWindows,
   tagAnalyticsParameters,
   tagVolumeParameters,
+  tagVolumeKeepsListed,
   engagementPlatforms,
   searchFilter,
   searchPages,
