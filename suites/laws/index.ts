@@ -8,6 +8,7 @@ import { swaggerUiAssets } from './docs-assets.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
 import { inputLaws } from './inputs.ts';
+import { listCalendarDates } from './inputs-calendar.ts';
 import { moderationLaws } from './moderation.ts';
 import { pagingLaws } from './paging.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
@@ -43,6 +44,7 @@ export const allLaws: readonly Law[] = [
   ...identityLaws,
   readsAgree,
   ...inputLaws,
+  listCalendarDates,
   ...customFieldLaws,
   ...moderationLaws,
   ...ingestionLaws,
