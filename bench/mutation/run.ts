@@ -12,6 +12,7 @@ import { Stryker } from '@stryker-mutator/core';
 import { ROOT } from '../../test/support/processes.ts';
 import {
   type EnumeratedMutant,
+  keyText,
   type Location,
   locKey,
   mutantKey,
@@ -294,7 +295,7 @@ export function score(
     if (r.status === 'Killed' || r.status === 'Timeout' || r.status === 'RuntimeError') row.killed++;
     else {
       const original = textAt(source(file), loc);
-      const key = mutantKey(file, original, r.mutatorName, r.replacement ?? '');
+      const key = mutantKey(file, keyText(source(file), loc), r.mutatorName, r.replacement ?? '');
       const c = classes.get(key);
       if (c?.class === 'equivalent') row.equivalent++;
       if (r.status === 'NoCoverage') row.noCoverage++;

@@ -87,6 +87,14 @@ export function mutantKey(file: string, original: string, mutatorName: string, r
     .slice(0, 12);
 }
 
+/**
+ * What a mutant's key is made of: its start line and the code it replaces (the same code on two
+ * lines, such as one literal used twice, makes two mutants).
+ */
+export function keyText(lines: readonly string[], loc: Location): string {
+  return `${(lines[loc.start.line - 1] ?? '').trim()}\0${textAt(lines, loc)}`;
+}
+
 /** The source text a location covers. */
 export function textAt(lines: readonly string[], loc: Location): string {
   if (loc.start.line === loc.end.line)
@@ -123,7 +131,7 @@ export async function enumerate(only: (file: string) => boolean = () => true): P
           loc,
           mutatorName: m.mutatorName,
           replacement: m.replacement,
-          key: mutantKey(file, textAt(lines, loc), m.mutatorName, m.replacement),
+          key: mutantKey(file, keyText(lines, loc), m.mutatorName, m.replacement),
         });
       }
     }
