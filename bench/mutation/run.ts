@@ -221,8 +221,12 @@ export async function runSample(options: RunOptions): Promise<JournalEntry[]> {
       reporters: options.log === undefined ? ['cca-journal'] : ['progress', 'cca-journal'],
     });
     const results = await stryker.runMutationTest();
+    // Only the sample counts: a node that holds a sampled node brings its own mutants along.
+    const sampled = new Set(todo.map((m) => spotOf(m.file, m.loc, m.mutatorName, m.replacement)));
     const fresh: JournalEntry[] = results
-      .filter((r) => !(r.status === 'Ignored' && r.statusReason?.includes('seeded mutation sample')))
+      .filter((r) =>
+        sampled.has(spotOf(relativeName(r.fileName), fromStryker(r.location), r.mutatorName, r.replacement)),
+      )
       .map((r) => ({
         stamp: stampOf(relativeName(r.fileName)),
         fileName: r.fileName,
