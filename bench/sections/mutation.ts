@@ -41,7 +41,9 @@ export async function mutationSection(options: MutationOptions): Promise<Mutatio
   return scored;
 }
 
-const pct = (value: number) => (Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(0)} %`);
+// A score of no counted mutant is NaN, which the section's JSON keeps as null.
+const pct = (value: number | null) =>
+  value === null || Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(0)} %`;
 
 export function renderMutation(result: MutationResult, stamp: string): string {
   const total = result.slices.reduce(
