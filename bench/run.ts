@@ -8,9 +8,11 @@
  *
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
  *
+ *   npm run bench -- --only mutation --mutants 300 --mutation-seed 1 --mutation-runs 3 [--slices auth,docs] [--journal-only]
+ *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
  * agent-conformance, agent-budget, agent-first-call (both: `--before REF` adds that commit's figures),
- * validators, state, group-commit. Each writes
+ * validators, state, group-commit, state-growth, mutation. Each writes
  * `<out>/<section>.json` (machine, load, command, figures); RESULTS.md is rendered from all of them
  * plus the hand-written analysis in `bench/ANALYSIS.md`.
  */
@@ -23,6 +25,7 @@ import { machine } from './lib/machine.ts';
 import { type AllResults, renderResults, type Stamped } from './lib/report.ts';
 import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
+import type { MutationResult } from './mutation/run.ts';
 import { type AgentResult, agentSection, renderAgent } from './sections/agent.ts';
 import {
   type AgentBudgetResult,
@@ -46,6 +49,7 @@ import { type CompareResult, compare, writeCompare } from './sections/compare.ts
 import { conformance } from './sections/conformance.ts';
 import { garbageLongRun } from './sections/garbage.ts';
 import { type GroupCommitResult, groupCommitSection, renderGroupCommit } from './sections/group-commit.ts';
+import { type MutationOptions, mutationSection, renderMutation, writeMutation } from './sections/mutation.ts';
 import { type PackageResult, packageSection, renderPackage } from './sections/package.ts';
 import {
   type PackageSizesResult,
@@ -80,6 +84,7 @@ const SECTIONS = [
   'state',
   'group-commit',
   'state-growth',
+  'mutation',
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -102,6 +107,11 @@ const { values } = parseArgs({
     'garbage-connections': { type: 'string' },
     'soak-seconds': { type: 'string' },
     before: { type: 'string' },
+    mutants: { type: 'string' },
+    'mutation-seed': { type: 'string' },
+    'mutation-runs': { type: 'string' },
+    slices: { type: 'string' },
+    'journal-only': { type: 'boolean', default: false },
   },
 });
 
@@ -291,6 +301,18 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         return { ...after, ...(before === undefined ? {} : { before }) };
       });
       break;
+    case 'mutation': {
+      const options: MutationOptions = {
+        mutants: int(values.mutants, quick ? 20 : 200),
+        seed: int(values['mutation-seed'], 1),
+        runs: int(values['mutation-runs'], 3),
+        slices: (values.slices ?? '').split(',').filter((s) => s !== ''),
+        journalOnly: values['journal-only'] === true,
+        log,
+      };
+      await timed(section, () => mutationSection(options));
+      break;
+    }
     case 'validators':
       await timed(section, () => validatorsSection({ ms: quick ? 200 : 1000, log }));
       break;
@@ -342,8 +364,8 @@ sectionNote<AgentBudgetResult & { readonly before?: AgentBudgetResult }>(
   renderAgentBudget,
   '; {cores} cores, load average {load} before',
 );
-// A comparison alone leaves the other sections' tables as they are (their results may live elsewhere).
-if (only.some((s) => s !== 'compare') || !existsSync(resultsFile))
+// A comparison or a mutation run alone leaves the other sections' tables as they are (their results may live elsewhere).
+if (only.some((s) => s !== 'compare' && s !== 'mutation') || !existsSync(resultsFile))
   writeFileSync(resultsFile, renderResults(all, notes));
 for (const file of readdirSync(outDir)
   .filter((f) => /^compare-.*\.json$/.test(f))
@@ -351,6 +373,17 @@ for (const file of readdirSync(outDir)
   writeCompare(
     resultsFile,
     (JSON.parse(readFileSync(join(outDir, file), 'utf8')) as { result: CompareResult }).result,
+  );
+}
+const mutationFile = join(outDir, 'mutation.json');
+if (existsSync(mutationFile)) {
+  const measured = JSON.parse(readFileSync(mutationFile, 'utf8')) as Stamped<MutationResult>;
+  writeMutation(
+    resultsFile,
+    renderMutation(
+      measured.result,
+      `_Command: \`${measured.command}\`; ${measured.seconds.toFixed(0)} s; ${measured.machine.nproc} cores, load average ${measured.machine.load1} before, ${measured.loadAfter} after._`,
+    ),
   );
 }
 log(`wrote ${resultsFile}`);

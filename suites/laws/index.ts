@@ -5,9 +5,11 @@ import { agentWindowDateRules } from './agents-window.ts';
 import { authLaws } from './auth.ts';
 import { customFieldLaws } from './custom-fields.ts';
 import { docsLaws } from './docs.ts';
+import { swaggerUiAssets } from './docs-assets.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
 import { inputLaws } from './inputs.ts';
+import { listCalendarDates } from './inputs-calendar.ts';
 import { moderationLaws } from './moderation.ts';
 import { pagingLaws } from './paging.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
@@ -18,11 +20,13 @@ import { schemaLaws } from './schemas.ts';
 import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
+import { tagVolumeKeepsListed } from './tag-volume-keeps.ts';
 import { windowLaws } from './windows.ts';
 
 /** Every conformance law, in run order (cheap read-only groups first, writes and sequences last). */
 export const allLaws: readonly Law[] = [
   ...docsLaws,
+  swaggerUiAssets,
   ...schemaLaws,
   ...authLaws,
   ...statusLaws,
@@ -34,6 +38,7 @@ export const allLaws: readonly Law[] = [
   analyticsWindows,
   tagAnalyticsParameters,
   tagVolumeParameters,
+  tagVolumeKeepsListed,
   engagementPlatforms,
   searchFilter,
   searchPages,
@@ -41,6 +46,7 @@ export const allLaws: readonly Law[] = [
   readsAgree,
   agentFigures,
   ...inputLaws,
+  listCalendarDates,
   ...customFieldLaws,
   ...moderationLaws,
   ...ingestionLaws,

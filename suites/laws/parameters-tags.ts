@@ -167,18 +167,18 @@ export const tagAnalyticsParameters: Law = {
   },
 };
 
-interface VolumeAnswer {
+export interface VolumeAnswer {
   readonly tags: readonly unknown[];
   readonly rows: readonly Record<string, unknown>[];
 }
 
-async function volume(ctx: Parameters<Law['run']>[0], query: Query): Promise<VolumeAnswer> {
+export async function volume(ctx: Parameters<Law['run']>[0], query: Query): Promise<VolumeAnswer> {
   const body = await readAnalytics(ctx, 'getTagVolume', { ...windowQuery(historySpan(ctx)), ...query });
   const data = obj(body['data']);
   return { tags: arr(data['tags']), rows: arr(data['data']).map(obj) };
 }
 
-const rowTagIds = (rows: readonly Record<string, unknown>[]): Set<string> =>
+export const rowTagIds = (rows: readonly Record<string, unknown>[]): Set<string> =>
   new Set(rows.flatMap((r) => (typeof r['tagId'] === 'string' ? [r['tagId']] : [])));
 
 export const tagVolumeParameters: Law = {

@@ -616,6 +616,15 @@ export const MUTANTS: readonly Mutant[] = [
     expect: ['DOCS-SWAGGER-UI'],
     hook: () => rewriteText(['getSwaggerUi'], (t) => t.replaceAll('/docs/json', '/docs/none')),
   },
+  {
+    id: 'docs-page-asset-missing',
+    description: 'GET /docs loads a Swagger UI bundle the deployment does not serve (the page cannot run)',
+    expect: ['DOCS-SWAGGER-UI'],
+    hook: () =>
+      rewriteText(['getSwaggerUi'], (t) =>
+        t.replaceAll('swagger-ui-bundle.js', 'swagger-ui-bundle.missing.js'),
+      ),
+  },
   // ---------------------------------------------------------------- controls: not faults
   {
     id: 'control-extra-unknown-field',

@@ -1,0 +1,95 @@
+/**
+ * Mutation adequacy of the conformance laws: a seeded sample of the engine's spec-bearing mutants
+ * (bench/mutation/), each run against the laws that reach it, scored per slice. Survivors are matched
+ * against bench/mutation/survivors.json, where each is classified.
+ */
+
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { type MutationResult, runSample, score } from '../mutation/run.ts';
+import { enumerate, pick } from '../mutation/sample.ts';
+
+export interface MutationOptions {
+  /** Mutants in the sample, split evenly over the slices. */
+  readonly mutants: number;
+  readonly seed: number;
+  /** Cases per property in the laws. */
+  readonly runs: number;
+  /** Only these slices (all when empty). */
+  readonly slices: readonly string[];
+  /** Scores what the journal holds of the sample, running nothing. */
+  readonly journalOnly: boolean;
+  readonly log: (line: string) => void;
+}
+
+export async function mutationSection(options: MutationOptions): Promise<MutationResult> {
+  const all = (await enumerate()).filter(
+    (m) => options.slices.length === 0 || options.slices.includes(m.slice),
+  );
+  const sample = pick(all, options.mutants, options.seed);
+  options.log(
+    `   ${sample.mutants.length} of ${all.length} mutants sampled (seed ${options.seed}); laws at ${options.runs} cases a property`,
+  );
+  const results = await runSample({
+    sample,
+    runs: options.runs,
+    journalOnly: options.journalOnly,
+    log: options.log,
+  });
+  const scored = score(sample, results, options.mutants, options.runs);
+  for (const s of scored.slices)
+    options.log(`   ${s.slice.padEnd(18)} ${s.killed}/${s.tested - s.equivalent} killed`);
+  return scored;
+}
+
+// A score of no counted mutant is NaN, which the section's JSON keeps as null.
+const pct = (value: number | null) =>
+  value === null || Number.isNaN(value) ? 'n/a' : `${(value * 100).toFixed(0)} %`;
+
+export function renderMutation(result: MutationResult, stamp: string): string {
+  const total = result.slices.reduce(
+    (a, s) => ({
+      killed: a.killed + s.killed,
+      counted: a.counted + s.tested - s.equivalent,
+      tested: a.tested + s.tested,
+    }),
+    { killed: 0, counted: 0, tested: 0 },
+  );
+  const byClass = (c: string) => result.survivors.filter((s) => s.class === c).length;
+  return [
+    '## Mutation adequacy of the conformance laws',
+    '',
+    stamp,
+    '',
+    `Stryker mutates the engine's spec-bearing code (bench/mutation/slices.json); only the conformance laws, run in process through \`suites/*.test.ts\` at ${result.runs} cases a property, may kill a mutant. Seeded sample of ${result.requested} requested (seed ${result.seed}), split evenly over the slices; a sampled node brings all its mutants. Score: killed (or timed out) ÷ tested mutants not classified equivalent. Static mutants (run only while a suite seeds its mock) are not measured; the type checker's refusals do not count. Survivors and their classes: bench/mutation/survivors.json.`,
+    '',
+    '| slice | mutants in slice | tested | killed | survived | no coverage | equivalent | static (not run) | type errors | score |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...result.slices.map(
+      (s) =>
+        `| ${s.slice} | ${s.population} | ${s.tested} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${s.equivalent} | ${s.staticIgnored} | ${s.compileErrors} | ${pct(s.score)} |`,
+    ),
+    `| all | ${result.slices.reduce((a, s) => a + s.population, 0)} | ${total.tested} | ${total.killed} | | | | | | ${pct(total.counted === 0 ? Number.NaN : total.killed / total.counted)} |`,
+    '',
+    `Survivors: ${result.survivors.length}; missing-law ${byClass('missing-law')}, equivalent ${byClass('equivalent')}, permitted-variation ${byClass('permitted-variation')}, not-observable ${byClass('not-observable')}, unclassified ${result.unclassified}.`,
+    '',
+  ].join('\n');
+}
+
+const BEGIN = '<!-- mutation:begin -->';
+const END = '<!-- mutation:end -->';
+
+/**
+ * Puts the mutation table into RESULTS.md between its markers, leaving the other sections as they
+ * are (their measured results need not be on this machine to keep them).
+ */
+export function writeMutation(resultsFile: string, rendered: string): void {
+  const text = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
+  const section = `${BEGIN}\n${rendered.trim()}\n${END}`;
+  const start = text.indexOf(BEGIN);
+  const stop = text.indexOf(END);
+  const next =
+    start >= 0 && stop > start
+      ? `${text.slice(0, start)}${section}${text.slice(stop + END.length)}`
+      : `${text.trimEnd()}\n\n${section}\n`;
+  writeFileSync(resultsFile, next);
+}
