@@ -44,6 +44,23 @@ describe('rule levels (contract/audit.json levels)', () => {
     for (const id of mockOnlyAsMust) expect(id, id).not.toMatch(/^MOCK-/);
   });
 
+  it('a should rule is a reading of what deployments answer, so it is checked live; a mock-only level has a mock-only check', () => {
+    expect(
+      rules.filter((r) => levelOf(r.id) === 'should' && r.check === 'mock-only').map((r) => r.id),
+    ).toEqual([]);
+    expect(
+      rules.filter((r) => levelOf(r.id) === 'mock-only' && r.check !== 'mock-only').map((r) => r.id),
+    ).toEqual([]);
+  });
+
+  it('LIST-SORTBY-VALUES, MOD-VALIDATED-BEFORE-ENQUEUE are must (stated outright); TAGS-SEARCH-TEXT is live; LIST-FROM-ISO-8601 stays should', () => {
+    expect(levelOf('LIST-SORTBY-VALUES')).toBe('must');
+    expect(levelOf('MOD-VALIDATED-BEFORE-ENQUEUE')).toBe('must');
+    expect(rules.find((r) => r.id === 'TAGS-SEARCH-TEXT')?.check).toBe('live');
+    // The answer to a value that is not ISO 8601 is not stated, and a blind deployment reads the RFC 3339 form.
+    expect(levelOf('LIST-FROM-ISO-8601')).toBe('should');
+  });
+
   it('an id the audit does not know is judged must (never silently downgraded)', () => {
     expect(levelOf('NOT-A-RULE-ANYWHERE')).toBe('must');
   });

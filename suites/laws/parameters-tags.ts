@@ -58,6 +58,7 @@ export const tagAnalyticsParameters: Law = {
     'TAGS-LIMIT-BOUNDS-ROWS',
     'TAGS-OFFSET-PAGES-AGREE',
     'TAGS-SEARCH-RESTRICTS',
+    'TAGS-SEARCH-TEXT',
     'ANALYTICS-RESPONDED-ONLY-NOT-MORE',
     'TAGS-QUERY-PARAMS',
   ],
@@ -88,15 +89,7 @@ export const tagAnalyticsParameters: Law = {
             `tag analytics offset=${offset} limit=${a} then offset=${offset + a} limit=${b} list ${JSON.stringify(joined)}, but offset=${offset} limit=${a + b} lists ${JSON.stringify(whole.ids)}`,
           );
 
-        // search: a text no tag contains keeps no row; a tag's own name keeps it and only matching rows.
-        const nothing = `zq${ctx.runId}qz`;
-        const none = await tagPage(ctx, { search: nothing, limit: 50 });
-        if (none.breakdown.length > 0 || none.volume.length > 0)
-          violate(
-            'TAGS-SEARCH-RESTRICTS',
-            'search-ignored',
-            `tag analytics search=${nothing} (no tag contains it) lists ${none.breakdown.length} tags, e.g. ${JSON.stringify(none.breakdown[0]?.['tagName'])}`,
-          );
+        // search by a tag's own name keeps that tag and only rows that contain the text.
         if (tag !== undefined) {
           const found = await tagPage(ctx, { search: tag.tagName, limit: 200 });
           const needle = tag.tagName.toLowerCase();
@@ -117,6 +110,16 @@ export const tagAnalyticsParameters: Law = {
               `tag analytics search=${JSON.stringify(tag.tagName)} does not list tag ${tag.tagId} of that very name`,
             );
         }
+
+        // search restricts the analysis at all (TAGS-SEARCH-TEXT): a text no tag contains keeps no row.
+        const nothing = `zq${ctx.runId}qz`;
+        const none = await tagPage(ctx, { search: nothing, limit: 50 });
+        if (none.breakdown.length > 0 || none.volume.length > 0)
+          violate(
+            'TAGS-SEARCH-TEXT',
+            'search-ignored',
+            `tag analytics search=${nothing} (no tag contains it) lists ${none.breakdown.length} tags, e.g. ${JSON.stringify(none.breakdown[0]?.['tagName'])}`,
+          );
 
         // respondedOnly: only responded actions, so never more than with respondedOnly=false.
         const all = await tagPage(ctx, { respondedOnly: false, limit: 200 });
