@@ -17,6 +17,7 @@ import { mcpRecorder } from './dashboard/mcp-recorder.ts';
 import { createDashboardRoutes } from './dashboard/serve.ts';
 import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
 import { type IncomingState, toEngineRequest } from './incoming.ts';
+import { listen, originOf } from './listen.ts';
 
 /** Server limits; see docs/mock.md. */
 export interface ServerLimits {
@@ -281,18 +282,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
   }
 
-  if (listening === undefined) {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  }
+  if (listening === undefined) await listen(server, port, host);
+  fallbackOrigin = originOf(server);
   const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  fallbackOrigin = `http://${urlHost}:${address.port}`;
 
   return {
     url: fallbackOrigin,

@@ -5,8 +5,8 @@
  * requests over on the same socket.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LoadProgress } from '../engine/store/types.ts';
+import { listen, originOf } from './listen.ts';
 import { DEFAULT_SERVER_LIMITS } from './server.ts';
 
 export interface StartingPort {
@@ -58,18 +58,10 @@ export async function openStartingPort(
       res.end(req.method === 'HEAD' ? undefined : body);
     },
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  await listen(server, port, host);
   return {
     server,
-    url: `http://${urlHost}:${address.port}`,
+    url: originOf(server),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
