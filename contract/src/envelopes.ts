@@ -85,24 +85,4 @@ export const envelopeSchemas: Record<string, Schema> = {
       }),
     ],
   },
-  OutcomeUnknownBody: {
-    description:
-      "The mock's 503 to a write whose outcome is unknown: its shared store took the command, or may have, and the answer was lost. The general body plus what to read before retrying; never sent for a write that changed nothing.",
-    'x-spec-gap':
-      'Section 7 declares no 503 and no encoding of an unknown outcome for REST writes (it names an unknown delivery state for the agent interface only). The mock, a sandbox whose shared store can fail, answers 503 with the general body, outcome "unknown", inLog and readBeforeRetry.',
-    allOf: [
-      ref('ErrorBody'),
-      obj({
-        outcome: { type: 'string', const: 'unknown' },
-        inLog: bool({
-          description:
-            'True when the command is in the log (every replica applies it); false when it may be.',
-        }),
-        readBeforeRetry: str({
-          description: 'What to read to learn whether the write was applied (a route, or a safe resend).',
-          minLength: 1,
-        }),
-      }),
-    ],
-  },
 };

@@ -300,8 +300,6 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
         return contract.validateResponse(operation.operationId, result.status, result.body);
       }
     }
-    if (isEngineError(result) && result.code === 'OUTCOME_UNKNOWN')
-      return contract.validateSchema('OutcomeUnknownBody', result.body, 'response');
     if (result.status >= 400) return contract.validateSchema('ErrorBody', result.body, 'response');
     return { ok: true } as const;
   };

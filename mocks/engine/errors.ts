@@ -174,7 +174,8 @@ export const errors = {
   /**
    * The write reached the shared log, or may have, and its outcome could not be read: saying "nothing
    * was changed" would be false (every replica applies what the log holds). The body says so and names
-   * what to read before a retry (`OutcomeUnknownBody` in the contract).
+   * what to read before a retry: the general error body with `outcome`, `inLog` and `readBeforeRetry`
+   * beside it (an extension the spec does not declare, so not in the contract; docs/sandbox.md).
    */
   outcomeUnknown: (detail: string, inLog: boolean, read: string) =>
     error(

@@ -1231,15 +1231,6 @@ export interface components {
             invalidFields?: string[];
             supported?: string[];
         };
-        /** @description The mock's 503 to a write whose outcome is unknown: its shared store took the command, or may have, and the answer was lost. The general body plus what to read before retrying; never sent for a write that changed nothing. */
-        OutcomeUnknownBody: components["schemas"]["ErrorBody"] & {
-            /** @constant */
-            outcome: "unknown";
-            /** @description True when the command is in the log (every replica applies it); false when it may be. */
-            inLog: boolean;
-            /** @description What to read to learn whether the write was applied (a route, or a safe resend). */
-            readBeforeRetry: string;
-        };
     };
     responses: never;
     parameters: never;
@@ -2609,7 +2600,6 @@ export type EngagementResponse = components['schemas']['EngagementResponse'];
 export type ErrorBody = components['schemas']['ErrorBody'];
 export type CustomFieldErrorBody = components['schemas']['CustomFieldErrorBody'];
 export type ModerationErrorBody = components['schemas']['ModerationErrorBody'];
-export type OutcomeUnknownBody = components['schemas']['OutcomeUnknownBody'];
 
 /** Every operationId of the contract. */
 export type OperationId = 'listActions' | 'getAction' | 'getCustomFields' | 'updateCustomFields' | 'listAgents' | 'getAgent' | 'listQueues' | 'getTagAnalytics' | 'getTagVolume' | 'getSentimentByDay' | 'getSentimentByTag' | 'getEngagement' | 'searchConversations' | 'submitModerationCase' | 'submitModerationBatch' | 'getModerationCase' | 'ingestRecords' | 'getOpenApiDocument' | 'getSwaggerUi';
