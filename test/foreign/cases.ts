@@ -26,6 +26,8 @@ export const PYTHON_CASES: readonly DeviationCase[] = [
   { id: 'D11', rule: 'MOD-BATCH-ORDER', level: 'must', only: ['moderation.batch'] },
   { id: 'D12', rule: 'ING-RECORD-URL-ABSOLUTE', level: 'must' },
   { id: 'D13', rule: 'ENG-PLATFORMS-ROWS-UNCHANGED', level: 'should' },
+  { id: 'D14', rule: 'AUTH-EXPIRED-KEY-401', level: 'must' },
+  { id: 'D15', rule: 'DOCS-OPENAPI-COVERS-REST', level: 'should' },
   { id: 'D16', rule: 'ORG-DATA-SCOPED', level: 'must' },
   { id: 'X01', rule: 'LIST-TO-INCLUSIVE', level: 'must' },
   { id: 'X02', rule: 'MOD-OPTIONAL-TYPES', level: 'must' },
