@@ -177,9 +177,13 @@ describe('no key value at rest or in a log', () => {
     await client.connect();
     const stored: string[] = [];
     for (const name of await client.sendCommand<string[]>(['KEYS', '*'])) {
-      // Snapshots are the state itself: see the known gap below.
-      if (/:snapshot(\.prev)?$/.test(name)) continue;
       const type = await client.sendCommand<string>(['TYPE', name]);
+      // A snapshot is the serialised state, stored as base64: read as the bytes it holds.
+      if (type === 'string' && /:snapshot(\.prev)?$/.test(name)) {
+        const image = Buffer.from((await client.sendCommand<string>(['GET', name])) ?? '', 'base64');
+        stored.push(image.toString('latin1'), image.toString('utf16le'));
+        continue;
+      }
       if (type === 'stream')
         stored.push(JSON.stringify(await client.sendCommand(['XRANGE', name, '-', '+'])));
       else if (type === 'string') stored.push((await client.sendCommand<string>(['GET', name])) ?? '');
@@ -193,19 +197,31 @@ describe('no key value at rest or in a log', () => {
     expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
   }, 60_000);
 
-  // Known gap: a snapshot is the engine state serialised, and the state holds the key table by value
-  // (the mock authenticates by looking the presented value up). Until the snapshot seals key values
-  // (they can be derived again from the seed, the fixtures and the key counter), a snapshot file or key
-  // is a secret at rest. This test fails while the gap is open, and so turns red when it is closed.
-  it.fails('a snapshot holds no key value (known gap: it holds the key table as the state does)', async () => {
+  // A snapshot is the engine state serialised, key table included: the values it can derive again
+  // (seeded and created keys) are sealed, and a restart from it still takes every key.
+  it('a snapshot holds no seeded or created key value, and a restart from it serves the created key', async () => {
     const file = join(dir, 'snapshotted.state');
-    const mock = await startMock(['--seed', '42', '--state-file', file]);
+    // A snapshot after every command: the one written after the key is created holds it.
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '1';
+    const mock = await startMock(['--seed', '42', '--state-file', file]).finally(() => {
+      delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
+    });
     mocks.push(mock);
-    const reset = await fetch(`${mock.url}/__mock/reset`, { method: 'POST' });
-    expect(reset.status).toBe(200);
+    const answer = await json(`${mock.url}/__mock/keys`, {
+      method: 'POST',
+      body: JSON.stringify({ organizationId: 'org_acme', profile: 'reporting', name: 'sealed' }),
+    });
+    expect(answer.status).toBe(201);
+    const created = (answer.body['key'] as KeyView).key;
     const image = readFileSync(`${file}.snapshot`);
     const text = `${image.toString('latin1')}\n${image.toString('utf16le')}`;
-    expect(leaks(text, SEEDED)).toEqual([]);
+    expect(text).toContain('sealed');
+    expect(leaks(text, [...SEEDED, created])).toEqual([]);
+    await mock.stop('SIGTERM');
+    const again = await startMock(['--seed', '42', '--state-file', file]);
+    mocks.push(again);
+    for (const key of [created, SEEDED[0] ?? ''])
+      expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
   }, 60_000);
 
   it('an older log that revoked a key by its value still replays: the key stays revoked', async () => {

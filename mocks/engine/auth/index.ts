@@ -86,13 +86,26 @@ export interface CreateKeyInput {
   readonly name?: string;
 }
 
+/**
+ * The value of the `n`th key created by an engine of `seed`: derived, never random, so runs are
+ * reproducible and a snapshot can leave it out and derive it again.
+ */
+export function createdKeyValue(
+  seed: string,
+  organizationId: string,
+  profile: KeyProfile,
+  n: number,
+): string {
+  const material = `${seed}:${organizationId}:${profile}:${n}`;
+  return `cca_mock_${hash32(material)}${hash32(`${material}:b`)}${hash32(`${material}:c`)}`;
+}
+
 /** Creates a key; the value is derived from the engine seed and a counter, so runs are reproducible. */
 export function createKey(state: AuthState, input: CreateKeyInput, now: number): ApiKeyRecord {
   const profile = input.profile ?? 'reporting';
   state.created += 1;
   const n = state.created;
-  const material = `${state.seed}:${input.organizationId}:${profile}:${n}`;
-  const value = `cca_mock_${hash32(material)}${hash32(`${material}:b`)}${hash32(`${material}:c`)}`;
+  const value = createdKeyValue(state.seed, input.organizationId, profile, n);
   const ttl = EXPIRY_MS[input.expiry ?? '90d'];
   const record: ApiKeyRecord = {
     key: value,

@@ -14,6 +14,7 @@ import { SortedIndex } from '../data/sorted-index.ts';
 import { DataBaseline } from '../data-file/data-baseline.ts';
 import type { EngineState } from '../state.ts';
 import { SerialisedJson } from '../types.ts';
+import { derivableValues, hasSealedKeys, sealableKeys, sealKeys, unsealKeys } from './sealed-keys.ts';
 import type { EngineImage } from './types.ts';
 
 /** Classes whose instances are plain fields (no private state): their prototype is put back by name. */
@@ -88,7 +89,7 @@ function opaqueOf(image: EngineImage): ReadonlyMap<object, string> {
  * The engine's state, clock offset and last applied real time as bytes.
  *
  * @example
- * const bytes = captureImage(engineImage.take());
+ * const bytes = captureImage(engineImage.take()); // key values the engine can derive are sealed
  */
 export function captureImage(image: EngineImage): Buffer {
   const opaque = opaqueOf(image);
@@ -107,14 +108,27 @@ export function captureImage(image: EngineImage): Buffer {
     tags.push([index, type]);
     return undefined;
   });
-  return serialize({ state: image.state, tags, lastReal: image.lastReal, clockOffset: image.clockOffset });
+  const bytes = serialize({
+    state: image.state,
+    tags,
+    lastReal: image.lastReal,
+    clockOffset: image.clockOffset,
+  });
+  // No key value at rest: those the engine can derive again are sealed (./sealed-keys.ts).
+  return sealKeys(bytes, sealableKeys(image.state.keys));
 }
 
 /**
  * Bytes from `captureImage` back as an image for `running` (whose clock and signer it takes).
  * Throws when the bytes do not decode to an image.
  */
-export function restoreImage(bytes: Uint8Array, running: EngineImage): EngineImage {
+export function restoreImage(sealed: Uint8Array, running: EngineImage): EngineImage {
+  let bytes: Uint8Array = sealed;
+  if (hasSealedKeys(sealed)) {
+    // Decoded once with its tokens in, for the seed, the counter and the records the values derive from.
+    const { state } = deserialize(sealed) as { state: EngineState };
+    bytes = unsealKeys(sealed, derivableValues(state.keys, running.state.keys));
+  }
   const decoded = deserialize(bytes) as {
     state: EngineState;
     tags: Tag[];
