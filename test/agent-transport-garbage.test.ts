@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { scaled } from './support/timeouts.ts';
 
 let mock: MockServer;
 let key: string;
@@ -95,20 +96,24 @@ const bodies = fc.oneof(
 );
 
 describe('/mcp under arbitrary input', () => {
-  it('never answers 5xx, never hangs, always a JSON body or none', async () => {
-    await fc.assert(
-      fc.asyncProperty(bodies, fc.boolean(), async (body, withSession) => {
-        const response = await post(body, withSession);
-        expect(response.status).toBeLessThan(500);
-        const text = await response.text();
-        if (text !== '') {
-          const type = response.headers.get('content-type') ?? '';
-          if (type.startsWith('text/event-stream')) expect(text).toMatch(/^(event|data|id|:)/m);
-          else expect(() => JSON.parse(text)).not.toThrow();
-        }
-      }),
-      { numRuns: 80 },
-    );
-    expect(mock.engine.unexpectedErrors).toEqual([]);
-  }, 120_000);
+  it(
+    'never answers 5xx, never hangs, always a JSON body or none',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(bodies, fc.boolean(), async (body, withSession) => {
+          const response = await post(body, withSession);
+          expect(response.status).toBeLessThan(500);
+          const text = await response.text();
+          if (text !== '') {
+            const type = response.headers.get('content-type') ?? '';
+            if (type.startsWith('text/event-stream')) expect(text).toMatch(/^(event|data|id|:)/m);
+            else expect(() => JSON.parse(text)).not.toThrow();
+          }
+        }),
+        { numRuns: 80 },
+      );
+      expect(mock.engine.unexpectedErrors).toEqual([]);
+    },
+    scaled(120_000),
+  );
 });

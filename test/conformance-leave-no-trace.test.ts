@@ -11,6 +11,7 @@ import { allLaws } from '../suites/laws/index.ts';
 import type { Hook } from '../suites/mutations/hook.ts';
 import { withHook } from '../suites/mutations/hook.ts';
 import { mockKeys, type RunningTarget, startMockTarget } from '../suites/target.ts';
+import { scaled } from './support/timeouts.ts';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,46 +123,50 @@ async function withTarget<T>(
 }
 
 describe('leave no trace (LEFT-CHANGED)', () => {
-  it('a full --allow-writes run against a deployment refusing null for text fields leaves every record it did not create byte for byte the same', async () => {
-    await withTarget(refusesNullForText, async (running) => {
-      const before = records(await exportData(running));
-      const report = await runConformance(
-        {
-          target: running.target,
-          seed: 11,
-          runs: 5,
-          allowWrites: true,
-          skip: ['agent'],
-          runId: 'lnt1',
-        },
-        { laws: allLaws },
-      );
-      const after = records(await exportData(running));
-      expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
-      for (const [name, was] of before) {
-        const now = after.get(name) ?? new Set<string>();
-        // Nothing that existed is changed or gone...
-        expect([...was].filter((r) => !now.has(r)).map((r) => `${name}: ${r.slice(0, 300)}`)).toEqual([]);
-        // ...and every new record is one the run created: it carries the run's id.
-        expect(
-          [...now]
-            .filter((r) => !was.has(r) && !createdByRun(r, 'lnt1'))
-            .map((r) => `${name}: ${r.slice(0, 300)}`),
-        ).toEqual([]);
-      }
-      const leftChanged = report.laws.flatMap((l) =>
-        l.outcome.kind === 'failed' && l.outcome.ruleId === 'LEFT-CHANGED' ? [l.outcome.message] : [],
-      );
-      expect(leftChanged).toEqual([]);
-      // The custom-field laws ran (and wrote): the comparison above is about their writes.
-      const ran = report.laws.filter((l) => l.group === 'custom-fields' && l.outcome.kind === 'passed');
-      expect(ran.map((l) => l.lawId).sort()).toEqual([
-        'custom-fields.patch-inputs',
-        'custom-fields.patch-persists',
-      ]);
-      expect(report.requests).toBeGreaterThan(100);
-    });
-  }, 120_000);
+  it(
+    'a full --allow-writes run against a deployment refusing null for text fields leaves every record it did not create byte for byte the same',
+    async () => {
+      await withTarget(refusesNullForText, async (running) => {
+        const before = records(await exportData(running));
+        const report = await runConformance(
+          {
+            target: running.target,
+            seed: 11,
+            runs: 5,
+            allowWrites: true,
+            skip: ['agent'],
+            runId: 'lnt1',
+          },
+          { laws: allLaws },
+        );
+        const after = records(await exportData(running));
+        expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
+        for (const [name, was] of before) {
+          const now = after.get(name) ?? new Set<string>();
+          // Nothing that existed is changed or gone...
+          expect([...was].filter((r) => !now.has(r)).map((r) => `${name}: ${r.slice(0, 300)}`)).toEqual([]);
+          // ...and every new record is one the run created: it carries the run's id.
+          expect(
+            [...now]
+              .filter((r) => !was.has(r) && !createdByRun(r, 'lnt1'))
+              .map((r) => `${name}: ${r.slice(0, 300)}`),
+          ).toEqual([]);
+        }
+        const leftChanged = report.laws.flatMap((l) =>
+          l.outcome.kind === 'failed' && l.outcome.ruleId === 'LEFT-CHANGED' ? [l.outcome.message] : [],
+        );
+        expect(leftChanged).toEqual([]);
+        // The custom-field laws ran (and wrote): the comparison above is about their writes.
+        const ran = report.laws.filter((l) => l.group === 'custom-fields' && l.outcome.kind === 'passed');
+        expect(ran.map((l) => l.lawId).sort()).toEqual([
+          'custom-fields.patch-inputs',
+          'custom-fields.patch-persists',
+        ]);
+        expect(report.requests).toBeGreaterThan(100);
+      });
+    },
+    scaled(120_000),
+  );
 
   for (const mode of ['refuse', 'ignore'] as const) {
     it(`a restore the deployment ${mode === 'refuse' ? 'refuses (422)' : 'answers 200 without storing'} fails the run with LEFT-CHANGED naming the action, the field and the original value, and stops further writes`, async () => {

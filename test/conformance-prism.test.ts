@@ -5,6 +5,7 @@ import type { ConformanceReport } from '../src/conformance/kit/report.ts';
 import { runConformance } from '../src/conformance/runner.ts';
 import { allLaws } from '../suites/laws/index.ts';
 import { mockKeys } from '../suites/target.ts';
+import { scaled } from './support/timeouts.ts';
 
 /**
  * A third-party stateless mock of our contract (Prism answers from the contract's examples): every
@@ -92,7 +93,7 @@ describe("against Prism's stateless mock of the contract", () => {
       },
       { laws: allLaws },
     );
-  }, 120_000);
+  }, scaled(120_000));
 
   afterAll(() => {
     if (prism?.pid !== undefined) prism.kill('SIGTERM');

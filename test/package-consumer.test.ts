@@ -23,6 +23,7 @@ import { createEngine } from '../mocks/engine/index.ts';
 import { launchChromium } from './browser/harness.ts';
 import { type Installed, MSW_3, nodeRunsMsw3, packAndInstall, ROOT, runIn } from './package/install.ts';
 import { expectPresetRun, PRESET_FIXTURE, presetRunArgs, reportIn } from './package/vitest-preset.ts';
+import { scaled } from './support/timeouts.ts';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
@@ -37,7 +38,7 @@ beforeAll(async () => {
   await cp(fileURLToPath(PRESET_FIXTURE), join(installed.project, 'vitest-preset'), { recursive: true });
   // vitest is the SDK author's own dev dependency: this repository's copy, linked in.
   await symlink(join(ROOT, 'node_modules/vitest'), join(installed.project, 'node_modules/vitest'), 'dir');
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await installed?.remove();

@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scaled } from './support/timeouts.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const config = fileURLToPath(new URL('./package/violation-throw/vitest.config.ts', import.meta.url));
@@ -16,7 +17,7 @@ describe("onViolation: 'throw' in a consumer's vitest run", () => {
       cwd: root,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
-      timeout: 120_000,
+      timeout: scaled(120_000),
     });
     const output = `${run.stdout}\n${run.stderr}`;
     expect(run.status, output).not.toBe(0);
