@@ -4,8 +4,7 @@
  * as `["integer","null"]`, a validation keyword in every schema, every `$ref` resolvable inside the
  * schema), and every tool argument says what it is. The walker here is written apart from the
  * server's own rewrite (mocks/agent/server/advertised-schema.ts), so the two cannot agree by
- * sharing a mistake. The Inspector CLI with `--strict` is not among the project's dependencies
- * (`@modelcontextprotocol/inspector-cli` 1.0.3 has no such option): these are its rules as a test.
+ * sharing a mistake; test/agent-inspector-strict.test.ts runs the Inspector 2.12 itself.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -154,6 +154,7 @@ describe('runtime dependencies = what the compiled entry points import', () => {
       'vitest',
       'specmatic',
       '@modelcontextprotocol/inspector-cli',
+      '@modelcontextprotocol/inspector',
       '@modelcontextprotocol/conformance',
     ]) {
       expect(manifest.dependencies, tool).not.toHaveProperty(tool);
