@@ -48,7 +48,22 @@ const sessionsOnly: AgentMutant = {
   }),
 };
 
+/** A stateless revision whose `server/discover` lists no revision and names no server. */
+const discoverWithoutVersions: AgentMutant = {
+  id: 'discover-without-versions',
+  description: 'server/discover answers without supportedVersions or serverInfo',
+  expect: ['AGENT-MCP-INITIALIZE-SESSION'],
+  fault: () => ({
+    answer: (m) =>
+      m['method'] === 'server/discover'
+        ? { jsonrpc: '2.0', id: m['id'], result: { capabilities: { tools: {} } } }
+        : undefined,
+  }),
+};
+
 const TOOL_LAWS = ['agent.tools.listed'];
+/** The laws that speak raw JSON-RPC: each revision's own wire form, not the SDK's. */
+const RAW_LAWS = ['agent.transport.initialize', 'agent.transport.jsonrpc-errors', 'agent.auth.refused-keys'];
 
 describe('agent conformance over the MCP revisions a deployment offers', () => {
   // The whole agent group in two halves (each under a minute on a busy machine): together, every law.
@@ -109,9 +124,25 @@ describe('agent conformance over the MCP revisions a deployment offers', () => {
   it('a deployment of the stateless revision only is judged over 2026-07-28 alone', {
     timeout: scaled(45_000),
   }, async () => {
-    const result = await runAgentMutant(statelessOnly, { mcpRevision: 'offered', lawIds: TOOL_LAWS });
+    const result = await runAgentMutant(statelessOnly, {
+      mcpRevision: 'offered',
+      lawIds: [...TOOL_LAWS, ...RAW_LAWS],
+    });
     expect(result.report.mcpRevisions).toEqual(['2026-07-28']);
+    expect(result.report.laws.map((l) => [l.lawId, l.outcome.kind]).sort()).toEqual(
+      [...TOOL_LAWS, ...RAW_LAWS].sort().map((id) => [id, 'passed']),
+    );
     expect(result.report.ok, renderConsoleReport(result.report, [])).toBe(true);
+  });
+
+  it('the raw JSON-RPC laws speak the stateless revision: a broken server/discover fails only its run', {
+    timeout: scaled(45_000),
+  }, async () => {
+    const result = await runAgentMutant(discoverWithoutVersions, { mcpRevision: 'both', lawIds: RAW_LAWS });
+    const failures = result.report.laws.flatMap((l) => l.failures);
+    expect(failures.map((f) => f.ruleId)).toContain('AGENT-MCP-INITIALIZE-SESSION');
+    for (const f of failures) expect(f.message).toMatch(/^\[MCP 2026-07-28\] /);
+    expect(failures.map((f) => f.message).join('\n')).toMatch(/supportedVersions/);
   });
 
   it('a deployment of 2025-11-25 sessions only is judged over 2025-11-25 alone', {

@@ -170,7 +170,7 @@ export async function probeMcp(endpoint: McpEndpoint, keys: Keys): Promise<strin
   const hint = `pass --mcp-url URL (its agent interface) or --skip agent`;
   let answer: RawAnswer;
   try {
-    answer = await postRaw(endpoint, auth, initializeRequest());
+    answer = await postRaw(endpoint, auth, initializeRequest(endpoint));
   } catch (error) {
     return `agent interface NOT CHECKED: ${endpoint.url} could not be probed (${error instanceof Error ? error.message : String(error)}); ${hint}`;
   }

@@ -1,6 +1,7 @@
 /**
  * Transport and auth of the agent interface, with raw JSON-RPC over HTTP (what a client library
- * would never send): initialize and its session, JSON-RPC errors, keys refused, organization fixed.
+ * would never send): initialize and its session (over the stateless revision, `server/discover`
+ * and a session-less tools/list), JSON-RPC errors, keys refused, organization fixed.
  */
 import type { Auth } from '../../src/client/types.ts';
 import { violate } from '../../src/conformance/kit/check.ts';
@@ -8,10 +9,12 @@ import type { Law } from '../../src/conformance/kit/law.ts';
 import {
   answerTo,
   initializeRequest,
+  isStateless,
   openRawSession,
   postRaw,
   type RawAnswer,
   rpcRequest,
+  STATELESS_REVISION,
 } from '../../src/conformance/kit/mcp/raw.ts';
 import { agentExamples, brief, isObj } from './support.ts';
 
@@ -35,18 +38,37 @@ const initialize: Law = {
         violate(
           rule,
           'initialize-status',
-          `initialize answered ${status(answer)}: ${answer.raw.slice(0, 200)}`,
+          `${isStateless(ctx.mcp) ? 'server/discover' : 'initialize'} answered ${status(answer)}: ${answer.raw.slice(0, 200)}`,
         );
       const init = answer.messages.find((m) => isObj(m) && 'result' in m);
       const result = isObj(init) ? init['result'] : undefined;
+      const first = isStateless(ctx.mcp) ? 'server/discover' : 'initialize';
       if (!isObj(result))
-        violate(rule, 'initialize-result', `initialize has no JSON-RPC result: ${brief(answer.messages)}`);
-      if (typeof result['protocolVersion'] !== 'string')
-        violate(rule, 'protocol-version', 'initialize result has no protocolVersion string');
-      if (!isObj(result['serverInfo'])) violate(rule, 'server-info', 'initialize result has no serverInfo');
+        violate(rule, 'initialize-result', `${first} has no JSON-RPC result: ${brief(answer.messages)}`);
+      if (isStateless(ctx.mcp)) {
+        // The stateless revision's discovery: the revisions served, and the server named in `_meta`.
+        const versions = result['supportedVersions'];
+        if (!Array.isArray(versions) || !versions.includes(STATELESS_REVISION))
+          violate(
+            rule,
+            'protocol-version',
+            `server/discover does not list ${STATELESS_REVISION} in supportedVersions: ${brief(versions)}`,
+          );
+        const meta = result['_meta'];
+        if (!isObj(meta) || !isObj(meta['io.modelcontextprotocol/serverInfo']))
+          violate(
+            rule,
+            'server-info',
+            'server/discover result has no _meta io.modelcontextprotocol/serverInfo',
+          );
+      } else {
+        if (typeof result['protocolVersion'] !== 'string')
+          violate(rule, 'protocol-version', 'initialize result has no protocolVersion string');
+        if (!isObj(result['serverInfo'])) violate(rule, 'server-info', 'initialize result has no serverInfo');
+      }
       const caps = result['capabilities'];
       if (!isObj(caps) || !isObj(caps['tools']))
-        violate(rule, 'tools-capability', `initialize result lacks capabilities.tools: ${brief(caps)}`);
+        violate(rule, 'tools-capability', `${first} result lacks capabilities.tools: ${brief(caps)}`);
       const list = rpcRequest('tools/list');
       const listed = await postRaw(ctx.mcp, 'read', list, { sessionId });
       const reply = answerTo(listed, list.id);
@@ -99,7 +121,7 @@ const jsonRpcErrors: Law = {
 /** A request the agent interface must refuse before reading any organization data. */
 async function refused(ctx: Parameters<Law['run']>[0], auth: Auth, label: string): Promise<void> {
   const rule = 'AGENT-MCP-AUTH-REQUIRED';
-  const init = await postRaw(ctx.mcp, auth, initializeRequest());
+  const init = await postRaw(ctx.mcp, auth, initializeRequest(ctx.mcp));
   if (init.status === 401 || init.status === 403) return;
   const call = rpcRequest('tools/call', { name: 'list_skills', arguments: {} });
   const answer = await postRaw(ctx.mcp, auth, call, { sessionId: init.sessionId });

@@ -2,13 +2,57 @@
  * Raw JSON-RPC over Streamable HTTP, without the SDK: for the transport and auth laws, which send
  * what a client library never would (no key, a malformed message, an unknown method) and look at
  * the HTTP answer itself.
+ *
+ * It speaks the revision of its endpoint: 2025-11-25 opens a session with `initialize` (and its
+ * `Mcp-Session-Id`); the stateless 2026-07-28 revision has no session, so every request carries the
+ * `Mcp-Protocol-Version` and `Mcp-Method` headers and a `_meta` envelope naming the revision, the
+ * client and its capabilities, and `server/discover` stands where `initialize` was.
  */
 import type { Auth } from '../../../client/types.ts';
 import { endpointPath, type McpEndpoint } from './endpoint.ts';
 import { messagesOf } from './sse.ts';
 
-/** The protocol version the raw laws announce (a 2025-era client, sessions with `Mcp-Session-Id`). */
-export const RAW_PROTOCOL_VERSION = '2025-06-18';
+/** The protocol version the raw laws announce over sessions (`Mcp-Session-Id`). */
+export const RAW_PROTOCOL_VERSION = '2025-11-25';
+/** The stateless revision: no session, a per-request envelope. */
+export const STATELESS_REVISION = '2026-07-28';
+
+const CLIENT_INFO = { name: 'cca-kit-conform', version: '1' } as const;
+
+/** Does this endpoint's run speak the stateless revision? */
+export function isStateless(endpoint: McpEndpoint): boolean {
+  return endpoint.revision === STATELESS_REVISION;
+}
+
+/** The `_meta` envelope every stateless request carries. */
+function statelessMeta(): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': STATELESS_REVISION,
+    'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+}
+
+/**
+ * A message as the stateless revision sends it: the envelope merged into `params._meta`. Anything
+ * that is not a request object (a batch, a notification without params that is not an object) is
+ * left as it is, so a law can still send what no client would.
+ */
+function withEnvelope(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return body;
+  const message = body as Record<string, unknown>;
+  if (typeof message['method'] !== 'string') return body;
+  const params = message['params'];
+  const given = typeof params === 'object' && params !== null && !Array.isArray(params) ? params : {};
+  const meta = (given as Record<string, unknown>)['_meta'];
+  return {
+    ...message,
+    params: {
+      ...given,
+      _meta: { ...statelessMeta(), ...(typeof meta === 'object' && meta !== null ? meta : {}) },
+    },
+  };
+}
 
 export interface RawAnswer {
   /** 0 when no HTTP answer came (refused, reset, timed out). */
@@ -35,9 +79,16 @@ export async function postRaw(
   body: unknown,
   options: RawOptions = {},
 ): Promise<RawAnswer> {
+  const stateless = isStateless(endpoint);
+  const sent = stateless ? withEnvelope(body) : body;
+  const method =
+    typeof sent === 'object' && sent !== null && typeof (sent as { method?: unknown }).method === 'string'
+      ? (sent as { method: string }).method
+      : undefined;
   const headers: Record<string, string> = {
     accept: 'application/json, text/event-stream',
-    'mcp-protocol-version': RAW_PROTOCOL_VERSION,
+    'mcp-protocol-version': stateless ? STATELESS_REVISION : RAW_PROTOCOL_VERSION,
+    ...(stateless && method !== undefined ? { 'mcp-method': method } : {}),
     ...(options.sessionId === undefined ? {} : { 'mcp-session-id': options.sessionId }),
     ...options.headers,
   };
@@ -46,7 +97,7 @@ export async function postRaw(
     path: endpointPath(endpoint),
     auth,
     headers,
-    ...(body === undefined ? {} : { rawBody: typeof body === 'string' ? body : JSON.stringify(body) }),
+    ...(sent === undefined ? {} : { rawBody: typeof sent === 'string' ? sent : JSON.stringify(sent) }),
   });
   if (result.kind === 'network')
     return { status: 0, headers: {}, raw: '', messages: [], sessionId: undefined };
@@ -66,24 +117,30 @@ export function rpcRequest(method: string, params?: unknown): { jsonrpc: '2.0'; 
   return { jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) };
 }
 
-/** The `initialize` request a 2025-era client sends. */
-export function initializeRequest(): ReturnType<typeof rpcRequest> {
+/**
+ * The first request of a client of the endpoint's revision: `initialize` over sessions,
+ * `server/discover` (its envelope added when sent) over the stateless revision.
+ */
+export function initializeRequest(endpoint?: McpEndpoint): ReturnType<typeof rpcRequest> {
+  if (endpoint !== undefined && isStateless(endpoint)) return rpcRequest('server/discover', {});
   return rpcRequest('initialize', {
     protocolVersion: RAW_PROTOCOL_VERSION,
     capabilities: {},
-    clientInfo: { name: 'cca-kit-conform', version: '1' },
+    clientInfo: CLIENT_INFO,
   });
 }
 
 /**
  * `initialize` then `notifications/initialized`: a session ready for requests (the id is undefined
- * for a stateless deployment).
+ * for a stateless deployment). Over the stateless revision, `server/discover` alone: there is no
+ * session to open.
  */
 export async function openRawSession(
   endpoint: McpEndpoint,
   auth: Auth,
 ): Promise<{ readonly answer: RawAnswer; readonly sessionId: string | undefined }> {
-  const answer = await postRaw(endpoint, auth, initializeRequest());
+  const answer = await postRaw(endpoint, auth, initializeRequest(endpoint));
+  if (isStateless(endpoint)) return { answer, sessionId: undefined };
   if (answer.status === 200) {
     await postRaw(
       endpoint,
