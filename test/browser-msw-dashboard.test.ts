@@ -13,6 +13,7 @@ import type { Browser, Frame } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDashboardFiles } from '../mocks/http/dashboard/files.ts';
 import { launchChromium, ROOT, type StaticServer, seededKey, serveStatic } from './browser/harness.ts';
+import { scaled } from './support/timeouts.ts';
 
 interface Row {
   readonly method: string;
@@ -84,7 +85,7 @@ describe('the dashboard against a page mock (setupWorker, headless Chromium)', (
           problems.push(`${response.status()} ${response.url()}`);
       });
       await tab.goto(`${site.url}/?key=${encodeURIComponent(read)}&writeKey=${encodeURIComponent(write)}`);
-      await tab.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+      await tab.waitForSelector('body[data-ready="true"]', { timeout: scaled(30_000) });
       type App = {
         call(method: string, path: string, key: string, body?: string): Promise<{ status: number }>;
       };
@@ -100,8 +101,10 @@ describe('the dashboard against a page mock (setupWorker, headless Chromium)', (
 
       const frame = tab.frame({ url: /\/__mock\/index\.html$/ });
       if (frame === null) throw new Error('the dashboard frame is missing');
-      await frame.waitForSelector('#live[data-kind="ok"]:has-text("live")', { timeout: 30_000 });
-      await frame.waitForFunction(() => document.querySelectorAll('#journal-rows tr').length >= 3);
+      await frame.waitForSelector('#live[data-kind="ok"]:has-text("live")', { timeout: scaled(30_000) });
+      await frame.waitForFunction(
+        () => document.querySelectorAll('#journal-rows tr:not(.violation-row)').length >= 3,
+      );
       expect(await rowsOf(frame)).toEqual([
         { method: 'GET', path: '/v0/agents', status: '401' },
         { method: 'GET', path: '/v0/action/list?pageSize=2', status: '200' },

@@ -1,5 +1,5 @@
 /** `cca-kit dashboard`: the dashboard's files for a page whose mock runs in the browser (docs/dashboard.md). */
-import { relative } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeDashboardFiles } from '../../mocks/http/dashboard/files.ts';
 import type { CliIo, Command } from './io.ts';
@@ -34,7 +34,7 @@ export const dashboardCommand: Command = {
     if (values.out === undefined || values.out === '') throw new UsageError('--out is required');
     const written = await writeDashboardFiles(values.out);
     io.stdout(
-      `cca-kit dashboard: ${written.length} files written under ${relative('.', `${values.out}/__mock`) || '.'}; frame /__mock/index.html in your app\n`,
+      `cca-kit dashboard: ${written.length} files written under ${join(values.out, '__mock')}; frame /__mock/index.html in your app\n`,
     );
     return 0;
   },
