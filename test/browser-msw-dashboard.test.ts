@@ -70,82 +70,89 @@ describe('the dashboard against a page mock (setupWorker, headless Chromium)', (
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   });
 
-  it("lists exactly the page's exchanges, follows a new one, and shows a markup body as text", async () => {
-    if (browser === undefined || site === undefined) throw new Error('set-up failed');
-    const read = await seededKey('org_acme', 'reporting');
-    const write = await seededKey('org_acme', 'write');
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    const problems: string[] = [];
-    try {
-      const tab = await context.newPage();
-      tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
-      // The app's own 401 and 400 are console errors too; what matters is that no file or admin call failed.
-      tab.on('response', (response) => {
-        if (response.status() >= 400 && !response.url().includes('/api/v0/'))
-          problems.push(`${response.status()} ${response.url()}`);
-      });
-      await tab.goto(`${site.url}/?key=${encodeURIComponent(read)}&writeKey=${encodeURIComponent(write)}`);
-      await tab.waitForSelector('body[data-ready="true"]', { timeout: scaled(30_000) });
-      type App = {
-        call(method: string, path: string, key: string, body?: string): Promise<{ status: number }>;
-      };
-      const call = (method: string, path: string, key: string, body?: string) =>
-        tab.evaluate(
-          ([m, p, k, b]) =>
-            (window as unknown as { app: App }).app.call(m as string, p as string, k as string, b),
-          [method, path, key, body] as const,
+  // The API under a path of the page's origin, and on another origin: the dashboard's calls go to
+  // /__mock/ of the page's origin either way.
+  it.each(['/api', 'https://api.example.test'])(
+    "with the API at %s: lists exactly the page's exchanges, follows a new one, and shows a markup body as text",
+    async (base) => {
+      if (browser === undefined || site === undefined) throw new Error('set-up failed');
+      const read = await seededKey('org_acme', 'reporting');
+      const write = await seededKey('org_acme', 'write');
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const problems: string[] = [];
+      try {
+        const tab = await context.newPage();
+        tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+        // The app's own 401 and 400 are console errors too; what matters is that no file or admin call failed.
+        tab.on('response', (response) => {
+          if (response.status() >= 400 && !response.url().includes('/v0/'))
+            problems.push(`${response.status()} ${response.url()}`);
+        });
+        const query = new URLSearchParams({ key: read, writeKey: write, base });
+        await tab.goto(`${site.url}/?${query}`);
+        await tab.waitForSelector('body[data-ready="true"]', { timeout: scaled(30_000) });
+        type App = {
+          call(method: string, path: string, key: string, body?: string): Promise<{ status: number }>;
+        };
+        const call = (method: string, path: string, key: string, body?: string) =>
+          tab.evaluate(
+            ([m, p, k, b]) =>
+              (window as unknown as { app: App }).app.call(m as string, p as string, k as string, b),
+            [method, path, key, body] as const,
+          );
+        expect((await call('GET', '/v0/agents', 'read')).status).toBe(200);
+        expect((await call('GET', '/v0/action/list?pageSize=2', 'read')).status).toBe(200);
+        expect((await call('GET', '/v0/agents', 'none')).status).toBe(401);
+
+        const frame = tab.frame({ url: /\/__mock\/index\.html$/ });
+        if (frame === null) throw new Error('the dashboard frame is missing');
+        await frame.waitForSelector('#live[data-kind="ok"]:has-text("live")', { timeout: scaled(30_000) });
+        await frame.waitForFunction(
+          () => document.querySelectorAll('#journal-rows tr:not(.violation-row)').length >= 3,
         );
-      expect((await call('GET', '/v0/agents', 'read')).status).toBe(200);
-      expect((await call('GET', '/v0/action/list?pageSize=2', 'read')).status).toBe(200);
-      expect((await call('GET', '/v0/agents', 'none')).status).toBe(401);
+        expect(await rowsOf(frame)).toEqual([
+          { method: 'GET', path: '/v0/agents', status: '401' },
+          { method: 'GET', path: '/v0/action/list?pageSize=2', status: '200' },
+          { method: 'GET', path: '/v0/agents', status: '200' },
+        ]);
+        // The dashboard's own admin calls are not journaled: the page's mock saw three exchanges.
+        expect(
+          await tab.evaluate(() =>
+            (window as unknown as { app: { journalLength(): number } }).app.journalLength(),
+          ),
+        ).toBe(3);
 
-      const frame = tab.frame({ url: /\/__mock\/index\.html$/ });
-      if (frame === null) throw new Error('the dashboard frame is missing');
-      await frame.waitForSelector('#live[data-kind="ok"]:has-text("live")', { timeout: scaled(30_000) });
-      await frame.waitForFunction(
-        () => document.querySelectorAll('#journal-rows tr:not(.violation-row)').length >= 3,
-      );
-      expect(await rowsOf(frame)).toEqual([
-        { method: 'GET', path: '/v0/agents', status: '401' },
-        { method: 'GET', path: '/v0/action/list?pageSize=2', status: '200' },
-        { method: 'GET', path: '/v0/agents', status: '200' },
-      ]);
-      // The dashboard's own admin calls are not journaled: the page's mock saw three exchanges.
-      expect(
-        await tab.evaluate(() =>
-          (window as unknown as { app: { journalLength(): number } }).app.journalLength(),
-        ),
-      ).toBe(3);
-
-      const markup = '<img id="injected-img" src="x" onerror="window.pwned=1"><b id="injected-b">bold</b>';
-      expect((await call('POST', '/v0/moderation/cases', 'write', markup)).status).toBe(400);
-      await frame.waitForFunction(
-        () => document.querySelectorAll('#journal-rows tr:not(.violation-row)').length === 4,
-      );
-      expect((await rowsOf(frame))[0]).toEqual({
-        method: 'POST',
-        path: '/v0/moderation/cases',
-        status: '400',
-      });
-      const seq = await frame.$eval(
-        '#journal-rows tr:not(.violation-row)',
-        (tr) => (tr as HTMLElement).dataset['seq'],
-      );
-      await frame.getByRole('button', { name: new RegExp(`^Open exchange ${seq}:`) }).click();
-      await frame.waitForSelector(`#exchange-title:has-text("Exchange ${seq}:")`);
-      expect(await frame.locator('#exchange pre.body').first().textContent()).toBe(markup);
-      const injected = await frame.evaluate(() => ({
-        elements: document.querySelectorAll('#injected-img, #injected-b, #exchange img, #exchange b').length,
-        pwned: (window as unknown as { pwned?: number }).pwned ?? null,
-      }));
-      expect(injected).toEqual({ elements: 0, pwned: null });
-      expect(await tab.evaluate(() => (window as unknown as { pwned?: number }).pwned ?? null)).toBeNull();
-      // Every panel loaded from the page's mock: nothing failed on the status line.
-      expect(await frame.textContent('#live')).toBe('live');
-      expect(await frame.textContent('#status')).not.toMatch(/Could not/);
-    } finally {
-      await context.close();
-    }
-    expect(problems).toEqual([]);
-  });
+        const markup = '<img id="injected-img" src="x" onerror="window.pwned=1"><b id="injected-b">bold</b>';
+        expect((await call('POST', '/v0/moderation/cases', 'write', markup)).status).toBe(400);
+        await frame.waitForFunction(
+          () => document.querySelectorAll('#journal-rows tr:not(.violation-row)').length === 4,
+        );
+        expect((await rowsOf(frame))[0]).toEqual({
+          method: 'POST',
+          path: '/v0/moderation/cases',
+          status: '400',
+        });
+        const seq = await frame.$eval(
+          '#journal-rows tr:not(.violation-row)',
+          (tr) => (tr as HTMLElement).dataset['seq'],
+        );
+        await frame.getByRole('button', { name: new RegExp(`^Open exchange ${seq}:`) }).click();
+        await frame.waitForSelector(`#exchange-title:has-text("Exchange ${seq}:")`);
+        expect(await frame.locator('#exchange pre.body').first().textContent()).toBe(markup);
+        const injected = await frame.evaluate(() => ({
+          elements: document.querySelectorAll('#injected-img, #injected-b, #exchange img, #exchange b')
+            .length,
+          pwned: (window as unknown as { pwned?: number }).pwned ?? null,
+        }));
+        expect(injected).toEqual({ elements: 0, pwned: null });
+        expect(await tab.evaluate(() => (window as unknown as { pwned?: number }).pwned ?? null)).toBeNull();
+        // Every panel loaded from the page's mock: nothing failed on the status line.
+        expect(await frame.textContent('#live')).toBe('live');
+        expect(await frame.textContent('#status')).not.toMatch(/Could not/);
+      } finally {
+        await context.close();
+      }
+      expect(problems).toEqual([]);
+    },
+  );
 });

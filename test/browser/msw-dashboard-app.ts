@@ -15,8 +15,10 @@ interface Sent {
 async function run(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const keys: Record<string, string> = { read: params.get('key') ?? '', write: params.get('writeKey') ?? '' };
+  // Where the app's API is: a path of the page's origin, or another origin (`?base=`).
+  const base = params.get('base') ?? '/api';
   const mock = createHandlers({
-    baseUrl: '/api',
+    baseUrl: base,
     seed: 42,
     use: [adminRoutes, journal, violationLog, chaos],
   });
@@ -30,7 +32,7 @@ async function run(): Promise<void> {
     async call(method: string, path: string, key: 'read' | 'write' | 'none', body?: string): Promise<Sent> {
       const headers: Record<string, string> = key === 'none' ? {} : { 'x-api-key': keys[key] ?? '' };
       if (body !== undefined) headers['content-type'] = 'application/json';
-      const response = await fetch(`/api${path}`, {
+      const response = await fetch(`${base}${path}`, {
         method,
         headers,
         ...(body === undefined ? {} : { body }),
