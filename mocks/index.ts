@@ -49,6 +49,7 @@ export {
   type ViolationSeverity,
   type ViolationSource,
 } from './engine/violations/index.ts';
+export { writeDashboardFiles } from './http/dashboard/files.ts';
 export {
   DEFAULT_SERVER_LIMITS,
   type MockServer,

@@ -89,6 +89,22 @@ async function withoutBasePath(request: Request, basePath: string): Promise<Requ
   });
 }
 
+/**
+ * In a page, the admin API also at `/__mock/` of the page's own origin, which is where the dashboard
+ * (copied beside the app, opened in a frame of the page) calls it: the service worker hands a frame's
+ * requests to the handlers of its page. The dashboard's own files (`/__mock/dashboard/...`) are left to
+ * the server that serves them. Undefined when the base URL is the page's origin already.
+ */
+function pageAdminHandler(baseUrl: string, pageOrigin: string, engine: Engine): HttpHandler | undefined {
+  const base = new URL(baseUrl, pageOrigin);
+  if (base.origin === pageOrigin && basePathOf(baseUrl) === '') return undefined;
+  return http.all(`${pageOrigin}/__mock/*`, ({ request }) => {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith('/__mock/dashboard/') || pathname === '/__mock/index.html') return undefined;
+    return engine.handle(request, { remoteAddress: '127.0.0.1', inProcess: true });
+  });
+}
+
 /** The features in force: the entry's defaults and `use`, each once, in `FEATURE_ORDER`. */
 function featuresOf(defaults: readonly MswFeature[], use: unknown): MswFeature[] {
   if (use !== undefined && !Array.isArray(use))
@@ -128,6 +144,7 @@ export function createHandlersWith(
   defaults: readonly MswFeature[],
   options: CreateHandlersOptions,
   baseParts: EngineParts = {},
+  pageOrigin?: string,
 ): MockHandlers {
   const {
     baseUrl,
@@ -185,11 +202,14 @@ export function createHandlersWith(
     // the admin API answers whatever the request's headers say (msw 3 sets `host` to the target's).
     return built.handle(forwarded, { remoteAddress: '127.0.0.1', inProcess: true });
   });
+  const handlers = [handler];
+  const dashboardAdmin = pageOrigin === undefined ? undefined : pageAdminHandler(baseUrl, pageOrigin, built);
+  if (dashboardAdmin !== undefined) handlers.push(dashboardAdmin);
   const violationLog = setups.find((s) => s.violationLog !== undefined)?.violationLog;
   const chaos = setups.find((s) => s.chaos !== undefined)?.chaos;
   const journal = setups.find((s) => s.journal !== undefined)?.journal;
   return {
-    handlers: [handler],
+    handlers,
     engine: built,
     admin,
     get violationLog(): ViolationLog {

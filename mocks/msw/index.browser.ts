@@ -15,7 +15,9 @@ import { type CreateHandlersOptions, createHandlersWith, type MockHandlers } fro
 
 /** Creates the handlers and the engine behind them, with the features `use` lists. */
 export function createHandlers(options: CreateHandlersOptions): MockHandlers {
-  return createHandlersWith([], options);
+  // The page's origin: the dashboard, opened in a frame of the page, calls the admin API there.
+  const origin = typeof location === 'undefined' ? undefined : location.origin;
+  return createHandlersWith([], options, {}, origin);
 }
 
 export * from './exports.ts';

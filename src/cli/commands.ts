@@ -16,6 +16,11 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'start the stateful mock server',
     load: async () => (await import('./mock-command.ts')).mockCommand,
   },
+  dashboard: {
+    name: 'dashboard',
+    summary: "write the dashboard's files for a page whose mock runs in the browser (MSW)",
+    load: async () => (await import('./dashboard-command.ts')).dashboardCommand,
+  },
   conform: {
     name: 'conform',
     summary: 'check a deployment (or the mock) against the contract and the rules catalog',

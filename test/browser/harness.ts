@@ -33,6 +33,8 @@ const TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.map': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
 };
 
 export interface StaticServer {
