@@ -7,7 +7,7 @@
  * sent in a query string too), journal, health, moderation cases, ingestion batches. A revocation
  * logged by an older version with the key's value still replays, as a revocation by id.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
@@ -142,6 +142,29 @@ function leaks(text: string, values: readonly string[]): string[] {
 }
 
 describe('no key value at rest or in a log', () => {
+  /** Every Redis key's bytes (a snapshot decoded from its base64). */
+  const redisContents = async (): Promise<Buffer[]> => {
+    const client = createClient({ url: redis.url, RESP: 2 });
+    await client.connect();
+    const out: Buffer[] = [];
+    for (const name of await client.sendCommand<string[]>(['KEYS', '*'])) {
+      const type = await client.sendCommand<string>(['TYPE', name]);
+      if (type === 'string' && /:snapshot(\.prev)?$/.test(name))
+        out.push(Buffer.from((await client.sendCommand<string>(['GET', name])) ?? '', 'base64'));
+      else if (type === 'stream')
+        out.push(Buffer.from(JSON.stringify(await client.sendCommand(['XRANGE', name, '-', '+']))));
+      else if (type === 'string')
+        out.push(Buffer.from((await client.sendCommand<string>(['GET', name])) ?? ''));
+    }
+    client.destroy();
+    return out;
+  };
+  const redisWipe = async (): Promise<void> => {
+    const client = createClient({ url: redis.url, RESP: 2 });
+    await client.connect();
+    await client.sendCommand(['FLUSHALL']);
+    client.destroy();
+  };
   const dir = mkdtempSync(join(tmpdir(), 'cca-secrets-'));
   let redis: RedisServer;
   const mocks: MockProcess[] = [];
@@ -223,6 +246,58 @@ describe('no key value at rest or in a log', () => {
     for (const key of [created, SEEDED[0] ?? ''])
       expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
   }, 60_000);
+
+  // The keys a start-up data file gives by value: the engine holds them again at every start (a
+  // snapshot is loaded only with the same files), so snapshots seal them as they seal seeded keys.
+  for (const store of ['--state-file', '--state redis://'] as const) {
+    it(`${store}: a snapshot holds no key a start-up data file gives by value, and a restart still takes them`, async () => {
+      const data = join(dir, `team-${store.length}.json`);
+      const own = ['team_sandbox_reporting_7f3a9c', 'team_sandbox_read_write_51d0e2'];
+      writeFileSync(
+        data,
+        JSON.stringify({
+          version: 1,
+          organizations: [{ id: 'org_team', name: 'Team' }],
+          keys: [
+            { key: own[0], organizationId: 'org_team', profile: 'reporting', expiresAt: null },
+            { key: own[1], organizationId: 'org_team', profile: 'read_write', expiresAt: null },
+          ],
+        }),
+      );
+      const file = join(dir, `team-${store.length}.state`);
+      const args =
+        store === '--state-file'
+          ? ['--seed', '42', '--data', data, '--state-file', file]
+          : ['--seed', '42', '--data', data, '--state', redis.url];
+      if (store !== '--state-file') await redisWipe();
+      process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '1';
+      const mock = await startMock(args).finally(() => {
+        delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
+      });
+      mocks.push(mock);
+      for (const key of own)
+        expect((await fetch(`${mock.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
+      // Writes of every kind, each followed by a snapshot of the whole state (the data file's included).
+      const created = await writeEverything(mock.url);
+      const all = [...own, ...SEEDED, ...created];
+      const atRest =
+        store === '--state-file'
+          ? [readFileSync(file), readFileSync(`${file}.snapshot`)]
+          : await redisContents();
+      const text = atRest.map((b) => `${b.toString('latin1')}\n${b.toString('utf16le')}`).join('\n');
+      expect(text).toContain('org_team');
+      expect(leaks(text, all)).toEqual([]);
+      expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
+      expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
+      await mock.stop('SIGTERM');
+      const again = await startMock(args);
+      mocks.push(again);
+      expect(again.output()).not.toMatch(/snapshot (refused|not loaded|ignored)/i);
+      for (const key of own)
+        expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
+      await again.stop('SIGTERM');
+    }, 60_000);
+  }
 
   it('an older log that revoked a key by its value still replays: the key stays revoked', async () => {
     const file = join(dir, 'old.state');

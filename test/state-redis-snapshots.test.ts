@@ -44,6 +44,31 @@ async function caseText(url: string, caseId: string): Promise<{ status: number; 
   return { status: answer.status, text: await answer.text() };
 }
 
+/** One JSON-RPC request to `/mcp` (a 2025-era session's when `session` is given). */
+async function mcpPost(
+  url: string,
+  message: Record<string, unknown>,
+  session?: string,
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const answer = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${keys.read}`,
+      ...(session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' }),
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+  });
+  return { status: answer.status, headers: answer.headers, text: await answer.text() };
+}
+
+const INITIALIZE = {
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
 async function redisCommand(redis: RedisServer, args: string[]): Promise<unknown> {
   const client = createClient({ url: redis.url, RESP: 2 });
   await client.connect();
@@ -96,6 +121,12 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
         ids.push((await submit(i % 2 === 0 ? a.url : b.url, `wiped-${i}`)) as string);
       for (const id of ids) expect((await caseText(b.url, id)).status).toBe(200);
 
+      // A session opened before the wipe is refused after it as a new one is.
+      const opened = await mcpPost(a.url, INITIALIZE);
+      expect(opened.status).toBe(200);
+      const session = opened.headers.get('mcp-session-id') as string;
+      expect((await mcpPost(a.url, { method: 'notifications/initialized' }, session)).status).toBe(202);
+
       const wiped = performance.now();
       if (wipe === 'FLUSHALL') await redisCommand(store, ['FLUSHALL']);
       else {
@@ -125,6 +156,22 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
           body: JSON.stringify(sampleSubmission({ externalId: 'after-wipe' })),
         });
         expect(write.status).toBe(503);
+        // The agent interface says the same: a 503 whose body is a JSON-RPC error naming the code.
+        for (const [message, inSession] of [
+          [INITIALIZE, undefined],
+          [{ id: 2, method: 'tools/list' }, replica === a ? session : undefined],
+        ] as const) {
+          const mcp = await mcpPost(replica.url, message, inSession);
+          expect(mcp.status, mcp.text).toBe(503);
+          expect(mcp.headers.get('x-mock-error-code')).toBe('STORE_DIVERGED');
+          const error = (JSON.parse(mcp.text) as { error: { code: number; message: string; data: unknown } })
+            .error;
+          expect(error.code).toBe(-32000);
+          expect(error.message).toMatch(
+            /^Service unavailable: this replica diverged: the store lost its log/,
+          );
+          expect(error.data).toEqual({ code: 'STORE_DIVERGED' });
+        }
       }
 
       // Nothing a diverged replica was asked to write landed in the store (a new log would apply it).

@@ -18,6 +18,7 @@ import { createDashboardRoutes } from './dashboard/serve.ts';
 import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
 import { type IncomingState, toEngineRequest } from './incoming.ts';
 import { listen, originOf } from './listen.ts';
+import { answerStoreRefusal } from './store-refusal.ts';
 
 /** Server limits; see docs/mock.md. */
 export interface ServerLimits {
@@ -261,8 +262,20 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
           : undefined);
       if (routes !== undefined && isAgentPath(pathOfTarget(req.url))) {
         // A shared store: the agent interface reads what any replica wrote before this request too.
+        // A refusal (the replica diverged) is the REST side's 503, not an unexpected failure.
         const behind = engine.catchUp();
-        if (behind !== undefined) await behind;
+        const refused =
+          behind === undefined
+            ? undefined
+            : await behind.then(
+                () => undefined,
+                (error: unknown) => error ?? new Error('catch-up failed'),
+              );
+        if (refused !== undefined) {
+          req.resume();
+          if (answerStoreRefusal(res, pathOfTarget(req.url), refused)) return;
+          throw refused;
+        }
       }
       if (routes !== undefined && (await routes.serve(req, res, origin))) return;
       const request = toEngineRequest(req, origin, state);

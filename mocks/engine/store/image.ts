@@ -88,10 +88,12 @@ function opaqueOf(image: EngineImage): ReadonlyMap<object, string> {
 /**
  * The engine's state, clock offset and last applied real time as bytes.
  *
+ * `startKeys` are the key values the engine held at start-up (`startKeyValues`), sealed too.
+ *
  * @example
- * const bytes = captureImage(engineImage.take()); // key values the engine can derive are sealed
+ * const bytes = captureImage(engineImage.take(), startKeys); // key values the engine can derive are sealed
  */
-export function captureImage(image: EngineImage): Buffer {
+export function captureImage(image: EngineImage, startKeys: readonly string[] = []): Buffer {
   const opaque = opaqueOf(image);
   const tags: Tag[] = [];
   walk(image.state, (value, index) => {
@@ -115,19 +117,23 @@ export function captureImage(image: EngineImage): Buffer {
     clockOffset: image.clockOffset,
   });
   // No key value at rest: those the engine can derive again are sealed (./sealed-keys.ts).
-  return sealKeys(bytes, sealableKeys(image.state.keys));
+  return sealKeys(bytes, sealableKeys(image.state.keys, startKeys));
 }
 
 /**
  * Bytes from `captureImage` back as an image for `running` (whose clock and signer it takes).
  * Throws when the bytes do not decode to an image.
  */
-export function restoreImage(sealed: Uint8Array, running: EngineImage): EngineImage {
+export function restoreImage(
+  sealed: Uint8Array,
+  running: EngineImage,
+  startKeys: readonly string[] = [],
+): EngineImage {
   let bytes: Uint8Array = sealed;
   if (hasSealedKeys(sealed)) {
     // Decoded once with its tokens in, for the seed, the counter and the records the values derive from.
     const { state } = deserialize(sealed) as { state: EngineState };
-    bytes = unsealKeys(sealed, derivableValues(state.keys, running.state.keys));
+    bytes = unsealKeys(sealed, derivableValues(state.keys, running.state.keys, startKeys));
   }
   const decoded = deserialize(bytes) as {
     state: EngineState;

@@ -4,8 +4,11 @@
  * again is replaced by a token of the same length naming its id (`keyIdOf`): the seeded keys (a
  * function of the seed) and the keys the engine created (a function of the seed, the organization,
  * the profile and the creation counter). Same length, so the serialised strings stay valid; on
- * restore the tokens are derived back before the bytes are decoded. A key given by value in a data
- * file cannot be derived and stays as it is (a data file carries it by value anyway).
+ * restore the tokens are derived back before the bytes are decoded. The keys the engine started with
+ * (those the start-up data files give by value) are sealed too: a snapshot is loaded only by an engine
+ * with the same seed and data files (its fingerprint), which holds them again. A key loaded later by
+ * value (`POST`/`PUT /__mock/data`) has nothing to be derived from and stays as it is, and so does a
+ * key shorter than a token (18 characters).
  */
 import { seededKeys } from '../../../fixtures/seeded-keys.ts';
 import { type AuthState, createdKeyValue, keyIdOf } from '../auth/index.ts';
@@ -29,15 +32,24 @@ function createdIndex(keys: AuthState, record: ApiKeyRecord): number | undefined
   return undefined;
 }
 
-/** The key values of `keys` a snapshot leaves out: those the engine can derive again. */
-export function sealableKeys(keys: AuthState): string[] {
+const sealable = (value: string): boolean => value.length >= TOKEN_HEAD && PRINTABLE.test(value);
+
+/** The key values an engine holds when it starts (seeded, and given by its start-up data files). */
+export const startKeyValues = (keys: AuthState): readonly string[] => [...keys.byKey.keys()];
+
+/**
+ * The key values of `keys` a snapshot leaves out: those the engine can derive again, and the keys of
+ * `start` (the engine's own at start-up, wherever the state still holds them).
+ */
+export function sealableKeys(keys: AuthState, start: readonly string[] = []): string[] {
   const seeded = new Set(seededKeys(keys.seed).map((k) => k.key));
-  const out: string[] = [];
+  const out = new Set<string>();
   for (const [value, record] of keys.byKey) {
-    if (value.length < TOKEN_HEAD || !PRINTABLE.test(value)) continue;
-    if (seeded.has(value) || createdIndex(keys, record) !== undefined) out.push(value);
+    if (!sealable(value)) continue;
+    if (seeded.has(value) || createdIndex(keys, record) !== undefined) out.add(value);
   }
-  return out;
+  for (const value of start) if (sealable(value)) out.add(value);
+  return [...out];
 }
 
 /** `bytes` with every one of `values` replaced by its token (one pass, latin1: byte for byte). */
@@ -47,7 +59,7 @@ export function sealKeys(bytes: Buffer, values: readonly string[]): Buffer {
   const any = new RegExp(
     [...tokens.keys()]
       .sort((a, b) => b.length - a.length)
-      .map(escape)
+      .map(literal)
       .join('|'),
     'g',
   );
@@ -62,13 +74,19 @@ export const hasSealedKeys = (bytes: Uint8Array): boolean =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1').search(TOKEN) >= 0;
 
 /**
- * The values of the tokens `keys` (the state decoded with its tokens in) and `running` can derive:
- * seeded keys, and created ones from their record's organization and profile and the counter.
+ * The values of the tokens `keys` (the state decoded with its tokens in), `running` and `start` can
+ * derive: seeded keys, the engine's start-up keys, and created ones from their record's organization
+ * and profile and the counter.
  */
-export function derivableValues(keys: AuthState, running: AuthState): Map<string, string> {
+export function derivableValues(
+  keys: AuthState,
+  running: AuthState,
+  start: readonly string[] = [],
+): Map<string, string> {
   const byId = new Map<string, string>();
   const add = (value: string) => byId.set(keyIdOf(value).slice('key_'.length), value);
   for (const k of seededKeys(keys.seed)) add(k.key);
+  for (const value of start) add(value);
   for (const value of running.byKey.keys()) add(value);
   for (const record of keys.byKey.values())
     for (let n = 1; n <= keys.created; n += 1)
