@@ -1,7 +1,8 @@
 /**
  * The published shape of cca-kit, as a user gets it: `npm pack` (which runs the build), the tarball
  * installed into a fresh project (test/package/install.ts), then, in that project and against the
- * installed files only: plain `node` using every entry point, the installed `cca-kit` command through
+ * installed files only: plain `node` using every entry point and playing the front-end study (the journal
+ * under MSW, a targeted fault and a retry, the window walk), the installed `cca-kit` command through
  * `npx`, `tsc` on a consumer file under node16 and bundler resolution, and a browser page bundled from
  * `cca-kit/msw` + `msw/browser` under a strict Content-Security-Policy in headless Chromium.
  *
@@ -177,6 +178,40 @@ describe('the packed package installed into a fresh project', () => {
     if (existsSync(join(project(), 'node_modules/cca-kit/dist/mocks/agent/index.js'))) {
       expect(seen['agent']).toBe('cca-kit-agent');
     }
+  });
+
+  it("the front-end study's scenarios: the journal under MSW, a fault the UI's retry gets past, the window walk", async () => {
+    const result = await runIn(project(), process.execPath, ['front-end-study.mjs']);
+    expect(result.code, result.stderr).toBe(0);
+    const seen = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(seen).toEqual({
+      journal: {
+        recorded: [
+          ['listActions', 200],
+          ['listAgents', 401],
+        ],
+        served4xx: [['listAgents', 401]],
+      },
+      // Exactly one call failed, with the spec's error body, and the retry read the agents.
+      faultBody: { success: false, error: 'Internal server error' },
+      faultHeader: 'f1',
+      fault: {
+        id: 'f1',
+        tries: [500, 200],
+        fired: 1,
+        remaining: 0,
+        journal: ['f1', null],
+        listed: [['f1', 1, 0]],
+      },
+      window: {
+        held: expect.any(Number),
+        walked: (seen['window'] as { held: number }).held,
+        distinct: (seen['window'] as { held: number }).held,
+        same: true,
+        newestFirst: true,
+      },
+    });
+    expect((seen['window'] as { held: number }).held).toBeGreaterThan(20);
   });
 
   it('the contract validates with the validators compiled at build time, generating no code', async () => {
