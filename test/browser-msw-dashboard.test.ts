@@ -71,14 +71,17 @@ describe('the dashboard against a page mock (setupWorker, headless Chromium)', (
   });
 
   // The API under a path of the page's origin, and on another origin: the dashboard's calls go to
-  // /__mock/ of the page's origin either way.
-  it.each(['/api', 'https://api.example.test'])(
-    "with the API at %s: lists exactly the page's exchanges, follows a new one, and shows a markup body as text",
-    async (base) => {
+  // /__mock/ of the page's origin either way. One at each of the dashboard's two tested sizes.
+  it.each([
+    ['/api', 1280, 800],
+    ['https://api.example.test', 800, 600],
+  ] as const)(
+    "with the API at %s (%ix%i): lists exactly the page's exchanges, follows a new one, and shows a markup body as text",
+    async (base, width, height) => {
       if (browser === undefined || site === undefined) throw new Error('set-up failed');
       const read = await seededKey('org_acme', 'reporting');
       const write = await seededKey('org_acme', 'write');
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      const context = await browser.newContext({ viewport: { width, height } });
       const problems: string[] = [];
       try {
         const tab = await context.newPage();
