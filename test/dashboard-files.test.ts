@@ -2,7 +2,7 @@
  * `cca-kit dashboard --out <dir>` (and `writeDashboardFiles`): the page and every file it names land
  * under `<dir>/__mock/`, at the paths the page loads them from; no --out is a usage error.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,6 +44,22 @@ describe('cca-kit dashboard', () => {
       for (const [, imported] of source.matchAll(/from '\.\/([^']+)'/g)) expect(files).toContain(imported);
     }
     expect(files.some((f) => f.endsWith('.ts'))).toBe(false);
+  });
+
+  it('a folder that cannot be made or is a file: exit 2 naming it, promptly (no endless retry)', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'cca-kit-dashboard-files-'));
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    for (const out of ['/proc/cca-kit-nope', file, join(file, 'under')]) {
+      const cli = capture();
+      // Node's recursive mkdir never settles under /proc: a bounded wait turns that into a failure.
+      const code = await Promise.race([
+        main(['dashboard', '--out', out], cli.io),
+        new Promise((settle) => setTimeout(() => settle('still running after 10 s'), 10_000).unref()),
+      ]);
+      expect(code, out).toBe(2);
+      expect(cli.err()).toContain(`--out ${out}: cannot`);
+    }
   });
 
   it('without --out: a usage error (exit 2)', async () => {

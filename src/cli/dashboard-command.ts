@@ -32,7 +32,10 @@ export const dashboardCommand: Command = {
       return 0;
     }
     if (values.out === undefined || values.out === '') throw new UsageError('--out is required');
-    const written = await writeDashboardFiles(values.out);
+    // A folder that cannot be made or written is the caller's to change: exit 2, naming it.
+    const written = await writeDashboardFiles(values.out).catch((error: Error) => {
+      throw new UsageError(`--out ${values.out}: ${error.message}`);
+    });
     io.stdout(
       `cca-kit dashboard: ${written.length} files written under ${join(values.out, '__mock')}; frame /__mock/index.html in your app\n`,
     );
