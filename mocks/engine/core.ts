@@ -16,7 +16,8 @@ import {
   type Operation,
   type ValidationIssue,
 } from '../../src/contract/index.ts';
-import { type AdminApi, type AdminDispatcher, type AdminHost, createAdminApi } from './admin/index.ts';
+import { type AdminApi, type AdminHost, createAdminApi } from './admin/api.ts';
+import type { AdminDispatcher } from './admin/route.ts';
 import { authenticate, hasScope } from './auth/index.ts';
 import { readJsonBody } from './body.ts';
 import type { MockClock } from './clock.ts';
@@ -165,10 +166,11 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
 
   // A persistent store builds the first state at the log's origin, so every replica starts alike.
   const origin = engineOptions.origin;
+  const loadBaseline = parts.dataFiles?.loadBaseline;
   let state =
     origin === undefined
-      ? createEngineState(options, parts, engineOptions.idEpoch)
-      : clock.pinned(origin, () => createEngineState(options, parts, engineOptions.idEpoch));
+      ? createEngineState(options, loadBaseline, engineOptions.idEpoch)
+      : clock.pinned(origin, () => createEngineState(options, loadBaseline, engineOptions.idEpoch));
   const target = {
     get state() {
       return state;
@@ -176,7 +178,7 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     clock,
     reset() {
       clock.reset();
-      state = createEngineState(options, parts, engineOptions.idEpoch);
+      state = createEngineState(options, loadBaseline, engineOptions.idEpoch);
       faults.clear();
     },
   };

@@ -1,7 +1,9 @@
 /**
  * The error catalogue: every error the engine itself answers, with a stable code, a status and a
  * message naming the operation, parameter or field. Handlers answer their own domain errors (404 for an
- * unknown id, 409 conflicts); everything the pipeline decides comes from here.
+ * unknown id, 409 conflicts); everything the pipeline decides comes from here. Also the two errors
+ * every layer may raise: `AdminError` (a refused admin operation or command) and `missingPart` (the
+ * message of an optional part the engine was built without).
  */
 import type { ValidationIssue } from '../../src/contract/index.ts';
 import type { HandlerResult } from './types.ts';
@@ -194,3 +196,22 @@ export function missingPart(what: string, feature: string): string {
     `import { ${feature} } from 'cca-kit/msw/features' and pass createHandlers({ ..., use: [${feature}] })`
   );
 }
+
+/**
+ * A misuse of an admin operation or a refused command (unknown key or organization, invalid input);
+ * carries an HTTP status. Thrown by the commands and the admin API alike, so it sits with the base.
+ */
+export class AdminError extends Error {
+  override readonly name = 'AdminError';
+  constructor(
+    readonly code: 'NOT_FOUND' | 'BAD_REQUEST',
+    message: string,
+  ) {
+    super(message);
+  }
+  get status(): 404 | 400 {
+    return this.code === 'NOT_FOUND' ? 404 : 400;
+  }
+}
+
+export const isAdminError = (value: unknown): value is AdminError => value instanceof AdminError;

@@ -15,6 +15,7 @@ import type { IngestionStateOptions } from './ingestion/index.ts';
 import type { EngineInterceptor } from './interceptors.ts';
 import type { ModerationStateOptions } from './moderation/index.ts';
 import type { EngineParts } from './parts.ts';
+import type { StateOptions } from './state.ts';
 
 export interface EngineOptions {
   /** PRNG seed of the data set and of generated ids. Default 42. */
@@ -72,21 +73,12 @@ export interface EngineOptions {
   readonly idEpoch?: string;
 }
 
-export interface NormalizedEngineOptions {
-  readonly seed: number | string;
-  readonly actions: number;
-  /** The generated set (or not) and the data files: what start-up and reset load. */
-  readonly data: DataBaseline;
-  readonly clock: MockClock;
+/** Every option with its value: the state's (seed, actions, data, clock...) and the pipeline's. */
+export interface NormalizedEngineOptions extends StateOptions {
   readonly selfCheck: boolean;
-  readonly searchCap: number;
   /** Every choice point with its value (`totalRecordsCap` agrees with `searchCap`). */
   readonly choices: Choices;
-  readonly rememberAnswers: boolean;
   readonly maxBodyBytes: number;
-  readonly adminToken: string | null;
-  readonly moderation: Omit<ModerationStateOptions, 'clock'>;
-  readonly ingestion: Omit<IngestionStateOptions, 'clock'>;
   readonly swaggerUiAssetsBase: string;
   readonly interceptors: readonly EngineInterceptor[];
 }

@@ -7,28 +7,31 @@
  * part (`full-parts.ts`), as the CLI, `cca-kit/mock` and `cca-kit/msw` in node use it.
  */
 
+import type { OpenAPIV3_1 } from 'openapi-types';
 import type { Choices } from '../../src/contract/choice-points.ts';
-import type { createAdminDispatcher } from './admin/index.ts';
-import type { AdminRoute } from './admin/route.ts';
-import type { renameDocsPathParams } from './choices/docs-path-params.ts';
+import type { Operation } from '../../src/contract/index.ts';
+import type { AdminDispatcher, AdminDispatcherOptions, AdminRoute } from './admin/route.ts';
 import type { ChoicesOption } from './choices/index.ts';
-import type { shapeRequest } from './choices/request.ts';
-import type { shapeResult } from './choices/result.ts';
+import type { ShapedRequest } from './choices/request.ts';
 import type { Appliers } from './commands/apply.ts';
-import type { CommandType } from './commands/types.ts';
-import type { DataBaseline } from './data-file/data-baseline.ts';
-import type { settleReplies } from './replies/machine.ts';
-import type { EngineState } from './state.ts';
+import type { AgentCommand } from './commands/types.ts';
+import type { DataState } from './data/index.ts';
+import type { RepliesState } from './replies/state.ts';
+import type { BaselineLoader } from './state.ts';
+import type { HandlerResult } from './types.ts';
+
+/** Applies every reply step the clock has made due by `now` (the pipeline calls it before each operation). */
+export type SettleReplies = (replies: RepliesState, data: DataState, now: number) => void;
 
 /** Data files (docs/data-format.md): loading the baseline's files and the `data.*` commands. */
 export interface DataFilesPart {
   /** Checks and applies every file of the baseline to a freshly built state (throws `DataFileError`). */
-  loadBaseline(state: EngineState, baseline: DataBaseline, anchor: number): void;
+  readonly loadBaseline: BaselineLoader;
   readonly appliers: Pick<Appliers, 'data.merge' | 'data.replace'>;
   /** `/__mock/data` (export, replace, merge), served when the engine has the admin-routes part too. */
   readonly adminRoutes: readonly AdminRoute[];
   /** Moves reply requests loaded from a file on the clock (an engine without the agent-writes part). */
-  readonly settleReplies: typeof settleReplies;
+  readonly settleReplies: SettleReplies;
 }
 
 /**
@@ -36,27 +39,33 @@ export interface DataFilesPart {
  * clock's delivery steps) and saved searches. `cca-kit/agent` needs an engine with this part.
  */
 export interface AgentWritesPart {
-  /** Applies every reply step the clock has made due (the pipeline calls it before each operation). */
-  readonly settleReplies: typeof settleReplies;
+  readonly settleReplies: SettleReplies;
   readonly appliers: Pick<Appliers, AgentCommand>;
 }
-
-/** The commands of the agent-writes part. */
-export type AgentCommand = Extract<CommandType, `reply.${string}` | `savedSearch.${string}`>;
 
 /** The permitted variations (`choices/`): what the pipeline asks at every choice point. */
 export interface ChoicesPart {
   /** Completes a partial set of choices with the defaults; throws a `RangeError` on an unknown one. */
   normalize(option: ChoicesOption | undefined): Choices;
-  readonly shapeRequest: typeof shapeRequest;
-  readonly shapeResult: typeof shapeResult;
-  readonly renameDocsPathParams: typeof renameDocsPathParams;
+  /** The query of a filter-DSL operation as the chosen filter keys read it, or the answer refusing it. */
+  shapeRequest(
+    choices: Choices,
+    operationId: string,
+    query: Readonly<Record<string, unknown>>,
+  ): ShapedRequest;
+  /** The result as the chosen statuses, durations, messages and row shapes give it. */
+  shapeResult<R extends HandlerResult>(choices: Choices, operation: Operation | null, result: R): R;
+  /** The document `/docs/json` serves: unchanged, or every path parameter named as chosen. */
+  renameDocsPathParams(
+    document: OpenAPIV3_1.Document,
+    choices: Pick<Choices, 'docsPathParams'>,
+  ): OpenAPIV3_1.Document;
 }
 
 /** The admin API over HTTP: its routes and the dispatcher that guards and serves them. */
 export interface AdminRoutesPart {
   readonly routes: readonly AdminRoute[];
-  readonly createDispatcher: typeof createAdminDispatcher;
+  createDispatcher(options: AdminDispatcherOptions): AdminDispatcher;
 }
 
 export interface EngineParts {

@@ -4,14 +4,17 @@
  */
 import { generateDataset } from '../../fixtures/index.ts';
 import { type AuthState, createAuthState } from './auth/index.ts';
+import type { MockClock } from './clock.ts';
 import { createDataState, type DataState } from './data/index.ts';
 import { type DataBaseline, emptyDataset } from './data-file/data-baseline.ts';
 import { missingPart } from './errors.ts';
-import { createIngestionState, type IngestionState } from './ingestion/index.ts';
-import { createModerationState, type ModerationState } from './moderation/index.ts';
-import type { NormalizedEngineOptions } from './options.ts';
-import type { EngineParts } from './parts.ts';
-import { createRepliesState, type RepliesState } from './replies/index.ts';
+import { createIngestionState, type IngestionState, type IngestionStateOptions } from './ingestion/index.ts';
+import {
+  createModerationState,
+  type ModerationState,
+  type ModerationStateOptions,
+} from './moderation/index.ts';
+import { createRepliesState, type RepliesState } from './replies/state.ts';
 import { createSavedSearchState, type SavedSearchState } from './saved-searches/index.ts';
 import type { Organization } from './types.ts';
 
@@ -30,16 +33,33 @@ export interface EngineState {
   readonly loaded: DataBaseline;
 }
 
+/** The options the state is built from: the state's share of the normalised options (`options.ts`). */
+export interface StateOptions {
+  readonly seed: number | string;
+  readonly actions: number;
+  /** The generated set (or not) and the data files: what start-up and reset load. */
+  readonly data: DataBaseline;
+  readonly clock: MockClock;
+  readonly searchCap: number;
+  readonly rememberAnswers: boolean;
+  readonly adminToken: string | null;
+  readonly moderation: Omit<ModerationStateOptions, 'clock'>;
+  readonly ingestion: Omit<IngestionStateOptions, 'clock'>;
+}
+
+/** Checks and applies every file of the baseline to a freshly built state (throws `DataFileError`). */
+export type BaselineLoader = (state: EngineState, baseline: DataBaseline, anchor: number) => void;
+
 /**
  * Builds the state of a fresh engine: the seeded data set anchored at the clock's current time, then
- * the data files through the data-file part (an engine without it refuses files).
+ * the data files through the data-file part's loader (an engine without it refuses files).
  */
 export function createEngineState(
-  options: NormalizedEngineOptions,
-  parts: EngineParts,
+  options: StateOptions,
+  loadBaseline: BaselineLoader | undefined,
   idEpoch?: string,
 ): EngineState {
-  if (options.data.files.length > 0 && parts.dataFiles === undefined)
+  if (options.data.files.length > 0 && loadBaseline === undefined)
     throw new Error(missingPart('Data files', 'dataFiles'));
   const clock = options.clock;
   const dataset = options.data.generated
@@ -65,6 +85,6 @@ export function createEngineState(
     savedSearches: createSavedSearchState(),
     loaded: options.data,
   };
-  parts.dataFiles?.loadBaseline(state, options.data, dataset.anchor);
+  loadBaseline?.(state, options.data, dataset.anchor);
   return state;
 }

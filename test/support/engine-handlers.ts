@@ -29,7 +29,7 @@ export function testState(
       clock,
       ...(options.searchCap !== undefined ? { searchCap: options.searchCap } : {}),
     }),
-    FULL_PARTS,
+    FULL_PARTS.dataFiles?.loadBaseline,
   );
 }
 

@@ -4,16 +4,15 @@
  */
 import { type CreateKeyInput, keyIdFor, keyIdOf, keyStatus, PROFILE_SCOPES } from '../auth/index.ts';
 import type { MockClock } from '../clock.ts';
-import type { CommandTarget } from '../commands/apply.ts';
+import type { CommandTarget } from '../commands/target.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
+import { AdminError } from '../errors.ts';
 import type { FaultInput, Faults, FaultView } from '../faults/index.ts';
 import type { EngineState } from '../state.ts';
 import type { StoreHealth } from '../store/types.ts';
 import type { ApiKeyRecord, KeyProfile, KeyStatus, ModerationMode, Organization, Scope } from '../types.ts';
 
-import { AdminError } from './errors.ts';
-
-export { AdminError, isAdminError } from './errors.ts';
+export { AdminError, isAdminError } from '../errors.ts';
 
 export interface KeyView {
   /** The key's stable id (a hash of its value): what logs, URLs and the journal may show. */

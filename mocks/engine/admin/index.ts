@@ -4,16 +4,20 @@
  */
 import { readJsonBody } from '../body.ts';
 import { errors } from '../errors.ts';
-import type { EngineRequest } from '../exchange.ts';
 import { isOutcomeUnknown, isStoreUnavailable } from '../store/types.ts';
-import type { HandlerResult } from '../types.ts';
 import { adminAccess } from './access.ts';
-import { type AdminApi, type AdminHost, isAdminError } from './api.ts';
-import type { AdminRoute } from './route.ts';
+import { isAdminError } from './api.ts';
+import type { AdminDispatcher, AdminDispatcherOptions, AdminRoute } from './route.ts';
 
 export type { AdminApi, AdminHost, ClockView, FaultsAdmin, KeyView } from './api.ts';
 export { AdminError, createAdminApi, isAdminError } from './api.ts';
-export type { AdminContext, AdminResult, AdminRoute } from './route.ts';
+export type {
+  AdminContext,
+  AdminDispatcher,
+  AdminDispatcherOptions,
+  AdminResult,
+  AdminRoute,
+} from './route.ts';
 
 export const ADMIN_PREFIX = '/__mock/';
 export type { AdminAccess, AdminClient } from './access.ts';
@@ -56,16 +60,6 @@ function matchRoute(
   }
   return pathMatched ? 'method-not-allowed' : undefined;
 }
-
-export interface AdminDispatcherOptions {
-  readonly host: AdminHost;
-  readonly api: AdminApi;
-  readonly adminToken: string | null;
-  readonly maxBodyBytes: number;
-  readonly routes: readonly AdminRoute[];
-}
-
-export type AdminDispatcher = (request: EngineRequest) => Promise<HandlerResult>;
 
 export function createAdminDispatcher(options: AdminDispatcherOptions): AdminDispatcher {
   const routes = options.routes;

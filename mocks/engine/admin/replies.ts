@@ -12,9 +12,10 @@
  * | `POST /__mock/replies/{organizationId}/{requestId}/advance` | the next clock step now (queued → delivering → outcome) |
  * | `POST /__mock/replies/{organizationId}/{requestId}/outcome` `{outcome}` | force `failed`, `unknown` (or `delivered`) |
  */
-import type { Engine } from '../engine.ts';
-import { errors } from '../errors.ts';
+
+import { errors, isAdminError } from '../errors.ts';
 import {
+  type AdminEngine,
   adminView,
   findReply,
   issueMissingApprovalLinks,
@@ -22,10 +23,9 @@ import {
   ReplyAdminError,
 } from '../replies/index.ts';
 import { isOutcomeUnknown, isStoreUnavailable } from '../store/types.ts';
-import { isAdminError } from './errors.ts';
 import { type AdminContext, type AdminResult, type AdminRoute, ok } from './route.ts';
 
-type ReplyOperation = (engine: Pick<Engine, 'state' | 'clock'>, org: string, requestId: string) => unknown;
+type ReplyOperation = (engine: AdminEngine, org: string, requestId: string) => unknown;
 
 /** Runs a typed operation on the route's request; a refusal becomes a 400/404/409 admin error. */
 function onRequest(ctx: AdminContext, operation: ReplyOperation): AdminResult {

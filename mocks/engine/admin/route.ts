@@ -1,9 +1,14 @@
-/** The shape of an admin route; each slice may contribute a module of them (see `routes.ts`). */
+/**
+ * The shape of an admin route and of the dispatcher that serves a list of them: the admin API's seam,
+ * which the pipeline (`../core.ts`) and the parts (`../parts.ts`) name without the routes themselves.
+ */
 import type { MockClock } from '../clock.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
+import type { EngineRequest } from '../exchange.ts';
 import type { EngineState } from '../state.ts';
 import type { StoreHealth } from '../store/types.ts';
-import type { AdminApi } from './api.ts';
+import type { HandlerResult } from '../types.ts';
+import type { AdminApi, AdminHost } from './api.ts';
 
 export interface AdminContext {
   readonly api: AdminApi;
@@ -45,3 +50,14 @@ export function objectBody(body: unknown, what: string): Record<string, unknown>
     return body as Record<string, unknown>;
   throw new TypeError(`the request body must be a JSON object ${what}`);
 }
+
+export interface AdminDispatcherOptions {
+  readonly host: AdminHost;
+  readonly api: AdminApi;
+  readonly adminToken: string | null;
+  readonly maxBodyBytes: number;
+  readonly routes: readonly AdminRoute[];
+}
+
+/** Answers one request under `/__mock/` (`createAdminDispatcher` in `./index.ts`). */
+export type AdminDispatcher = (request: EngineRequest) => Promise<HandlerResult>;

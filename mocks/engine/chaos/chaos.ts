@@ -8,43 +8,16 @@ import { createRandom, type Random } from '../../../fixtures/generate/prng.ts';
 import type { AdminApi } from '../admin/api.ts';
 import { ERROR_CODE_HEADER, INTERNAL_SERVER_ERROR } from '../errors.ts';
 import { DROP, type EngineRequest, type EngineResponse } from '../exchange.ts';
-import type { EngineInterceptor } from '../interceptors.ts';
 import { jsonResponse } from '../respond.ts';
 import { type HandlerResult, SerialisedJson } from '../types.ts';
 import { registerAliasResolver } from '../violations/registry.ts';
-import { type ChaosConfig, type ChaosOptions, normalizeChaos } from './config.ts';
+import { type ChaosOptions, normalizeChaos } from './config.ts';
 import { IdAliases } from './ids.ts';
 import { chaosAttachments } from './registry.ts';
+import type { Chaos } from './types.ts';
 import { addUnknownFields } from './unknown-fields.ts';
 
-/** Counts since the chaos instance was created (or last given a seed). */
-export interface ChaosStats {
-  /** REST requests seen while any mode was on (latency, errors, drops, big ids, unknown fields). */
-  readonly requests: number;
-  readonly delayed: number;
-  /** Sum of the delays applied (ms). */
-  readonly delayedMs: number;
-  readonly errors: number;
-  readonly drops: number;
-  /** Objects that received an unknown field. */
-  readonly unknownFields: number;
-  /** Id values served as an alias. */
-  readonly idsRewritten: number;
-  /** Distinct aliases issued so far. */
-  readonly aliases: number;
-}
-
-export interface Chaos extends EngineInterceptor {
-  readonly kind: 'chaos';
-  config(): ChaosConfig;
-  /** Changes some modes (absent keys keep their value); giving `seed` (even the same) restarts the random sources and counters. */
-  configure(patch: ChaosOptions): ChaosConfig;
-  /** Every mode off (the seed is kept). */
-  off(): ChaosConfig;
-  stats(): ChaosStats;
-  /** The engine's id behind a served big-id alias, or undefined. */
-  originalId(servedId: string): string | undefined;
-}
+export type { Chaos, ChaosStats } from './types.ts';
 
 /** The error code header value of an injected 500 (debugging aid; a real service sends none). */
 export const CHAOS_ERROR_CODE = 'CHAOS_INJECTED_ERROR';

@@ -5,28 +5,25 @@
  * before it changes anything; the refusal is returned as data.
  */
 import { validateSchema } from '../../../src/contract/index.ts';
-import { AdminError } from '../admin/errors.ts';
 import { createKey, KEY_EXPIRIES, KEY_PROFILES, type KeyExpiry, revokeKey } from '../auth/index.ts';
-import type { MockClock } from '../clock.ts';
 import { writeFields } from '../data/custom-fields.ts';
 import { findRow, orgData } from '../data/state.ts';
-import { missingPart } from '../errors.ts';
+import { AdminError, missingPart } from '../errors.ts';
 import { ingestBatch, scheduleSettle, settleIngestion } from '../ingestion/index.ts';
 import { submitBatch } from '../moderation/batch.ts';
 import { submitCase } from '../moderation/intake.ts';
 import { activatePolicy, deactivatePolicy, stepCase } from '../moderation/status.ts';
-import type { AgentCommand } from '../parts.ts';
-import type { EngineState } from '../state.ts';
 import type { ModerationMode, Organization } from '../types.ts';
-import type { Applied, Command, CommandOf, CommandOutcomes, CommandType, LoggedCommand } from './types.ts';
-
-/** What commands act on: the engine's current state (replaced by reset), its clock, and reset. */
-export interface CommandTarget {
-  readonly state: EngineState;
-  readonly clock: MockClock;
-  /** Puts the clock back to its start and rebuilds the state from the engine's options. */
-  reset(): void;
-}
+import type { CommandTarget } from './target.ts';
+import type {
+  AgentCommand,
+  Applied,
+  Command,
+  CommandOf,
+  CommandOutcomes,
+  CommandType,
+  LoggedCommand,
+} from './types.ts';
 
 export type Applier<T extends CommandType> = (
   target: CommandTarget,

@@ -25,7 +25,7 @@ import {
   stepReply,
 } from '../replies/index.ts';
 import type { EngineState } from '../state.ts';
-import type { CommandTarget } from './apply.ts';
+import type { CommandTarget } from './target.ts';
 
 export type ReplyCommand =
   | {

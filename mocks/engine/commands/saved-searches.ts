@@ -7,7 +7,7 @@ import {
   type SavedSearchWrite,
   updateSavedSearch,
 } from '../saved-searches/index.ts';
-import type { CommandTarget } from './apply.ts';
+import type { CommandTarget } from './target.ts';
 
 export type SavedSearchCommand =
   | {

@@ -8,7 +8,7 @@
  */
 import type { CreateKeyInput } from '../auth/index.ts';
 import type { WriteOutcome } from '../data/custom-fields.ts';
-import type { DataLoadOutcome } from '../data-file/admin-ops.ts';
+import type { DataLoadOutcome } from '../data-file/types.ts';
 import type { IngestionBatchInput, IngestReceipt } from '../ingestion/intake.ts';
 import type { BatchResult } from '../moderation/batch.ts';
 import type { ModerationCaseStatus, PolicyWorkflow, SubmissionOutcome } from '../moderation/types.ts';
@@ -52,6 +52,9 @@ export type Command =
   | SavedSearchCommand;
 
 export type CommandType = Command['type'];
+
+/** The commands of the agent-writes part (`../parts.ts`). */
+export type AgentCommand = Extract<CommandType, `reply.${string}` | `savedSearch.${string}`>;
 export type CommandOf<T extends CommandType> = Extract<Command, { readonly type: T }>;
 
 /** What applying each kind of command returns (a refusal thrown by a slice is `Applied.ok === false`). */

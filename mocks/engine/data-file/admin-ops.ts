@@ -3,16 +3,14 @@
  * export the state, replace everything with a file, merge a file. A refused file changes nothing;
  * the outcome lists its problems.
  */
-import type { CommandTarget } from '../commands/apply.ts';
+import type { CommandTarget } from '../commands/target.ts';
 import { applyDataFile, existingStateOf } from './apply.ts';
 import { exportDataFile } from './export.ts';
 import { NOTHING_EXISTS } from './references.ts';
-import type { DataFile, DataProblem } from './types.ts';
+import type { DataFile, DataLoadOutcome } from './types.ts';
 import { checkDataFile } from './validate.ts';
 
-export type DataLoadOutcome =
-  | { readonly ok: true; readonly organizations: number; readonly actions: number }
-  | { readonly ok: false; readonly problems: readonly DataProblem[] };
+export type { DataLoadOutcome } from './types.ts';
 
 export interface DataAdmin {
   /** The current state as a data file (`GET /__mock/data`). */

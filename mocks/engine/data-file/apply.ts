@@ -10,12 +10,12 @@ import { ingestBatch, readBatch, takeDueThreads, threadToAction } from '../inges
 import { canonicalJson, contentFingerprint, decide } from '../moderation/index.ts';
 import { issueId, organizationSlot } from '../moderation/state.ts';
 import type { Evaluation, ModerationCase, ModerationDecision } from '../moderation/types.ts';
-import { loadReplyRequests } from '../replies/data-file.ts';
 import type { EngineState } from '../state.ts';
 import type { ApiKeyRecord } from '../types.ts';
 import { loadAction } from './actions.ts';
 import { mergeCatalog } from './catalog.ts';
 import type { ExistingState } from './references.ts';
+import { loadReplyRequests } from './replies.ts';
 import { timestampOrThrow } from './time.ts';
 import type { DataFile, DataFileKey, DataFileModerationCase } from './types.ts';
 

@@ -10,8 +10,8 @@ import type { OrgData } from '../data/state.ts';
 import { actionDetail, actionSummary } from '../data/view.ts';
 import { ingestedActionId, threadIdOf } from '../ingestion/index.ts';
 import { statusOf } from '../moderation/status.ts';
-import { deliveredReplyMessages, exportReplyRequests } from '../replies/data-file.ts';
 import type { EngineState } from '../state.ts';
+import { deliveredReplyMessages, exportReplyRequests } from './replies.ts';
 import type {
   DataFile,
   DataFileAction,

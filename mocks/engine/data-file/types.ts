@@ -212,3 +212,8 @@ export interface DataProblem {
   readonly pointer: string;
   readonly message: string;
 }
+
+/** What replacing or merging a data file gives: its size when applied, or its problems (nothing changed). */
+export type DataLoadOutcome =
+  | { readonly ok: true; readonly organizations: number; readonly actions: number }
+  | { readonly ok: false; readonly problems: readonly DataProblem[] };

@@ -16,7 +16,7 @@
  */
 import type { AdminApi } from '../admin/api.ts';
 import type { EngineRequest, RequestHeaders } from '../exchange.ts';
-import type { EngineInterceptor, InterceptorHost } from '../interceptors.ts';
+import type { InterceptorHost } from '../interceptors.ts';
 import { positiveInteger, Ring } from '../ring.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
 import { createSecretMask, MASKED, MIN_SECRET_LENGTH } from '../secret-mask.ts';
@@ -24,11 +24,11 @@ import type { KeyProfile } from '../types.ts';
 import { violationLogOf } from '../violations/registry.ts';
 import { journalAttachments } from './registry.ts';
 import type {
+  Journal,
   JournalBody,
   JournalEntry,
   JournalExchange,
   JournalFilter,
-  JournalStats,
   JournalSummary,
   JournalViolation,
 } from './types.ts';
@@ -37,6 +37,7 @@ import { violationsOf } from './violations.ts';
 export const DEFAULT_JOURNAL_CAPACITY = 500;
 export const DEFAULT_JOURNAL_MAX_BODY_BYTES = 32 * 1024;
 export { MASKED } from '../secret-mask.ts';
+export type { Journal } from './types.ts';
 
 export interface JournalOptions {
   /** Exchanges kept (ring buffer). Default 500. */
@@ -48,21 +49,6 @@ export interface JournalOptions {
    * request's arrival with it). Default `performance.now`.
    */
   readonly now?: () => number;
-}
-
-export interface Journal extends EngineInterceptor {
-  readonly kind: 'journal';
-  /** Records an exchange of another transport (the MCP endpoint); returns its summary. */
-  record(exchange: JournalExchange): JournalSummary;
-  /** Summaries (no bodies), oldest first. */
-  list(filter?: JournalFilter): readonly JournalSummary[];
-  /** One exchange with headers and bodies, keys masked. */
-  get(seq: number): JournalEntry | undefined;
-  /** Every retained exchange with headers and bodies, keys masked, oldest first (for the HAR export). */
-  entries(filter?: JournalFilter): readonly JournalEntry[];
-  /** Empties the journal; returns how many entries it held. */
-  clear(): number;
-  stats(): JournalStats;
 }
 
 type RawBody = JournalExchange['requestBody'];

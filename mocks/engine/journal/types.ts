@@ -1,6 +1,7 @@
-/** The records of the request journal (served as JSON by `GET /__mock/journal`). */
+/** The request journal and its records (served as JSON by `GET /__mock/journal`). */
+import type { EngineInterceptor } from '../interceptors.ts';
 import type { KeyProfile } from '../types.ts';
-import type { ViolationKind, ViolationSeverity } from '../violations/index.ts';
+import type { ViolationKind, ViolationSeverity } from '../violations/types.ts';
 
 /** Which interface the exchange came through. */
 export type JournalInterface = 'rest' | 'mcp';
@@ -110,4 +111,20 @@ export interface JournalExchange {
   readonly responseHeaders: Iterable<readonly [string, string]>;
   readonly responseBody: Uint8Array | string | readonly Uint8Array[] | null;
   readonly violations?: readonly JournalViolation[];
+}
+
+/** The request journal (`createJournal` in `./journal.ts`). */
+export interface Journal extends EngineInterceptor {
+  readonly kind: 'journal';
+  /** Records an exchange of another transport (the MCP endpoint); returns its summary. */
+  record(exchange: JournalExchange): JournalSummary;
+  /** Summaries (no bodies), oldest first. */
+  list(filter?: JournalFilter): readonly JournalSummary[];
+  /** One exchange with headers and bodies, keys masked. */
+  get(seq: number): JournalEntry | undefined;
+  /** Every retained exchange with headers and bodies, keys masked, oldest first (for the HAR export). */
+  entries(filter?: JournalFilter): readonly JournalEntry[];
+  /** Empties the journal; returns how many entries it held. */
+  clear(): number;
+  stats(): JournalStats;
 }

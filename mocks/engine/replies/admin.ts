@@ -4,9 +4,11 @@
  * or reject a request awaiting approval, take the next clock step now, force the delivery outcome.
  * It is not part of the service; no MCP tool reaches it.
  */
-import type { Engine } from '../engine.ts';
+import type { MockClock } from '../clock.ts';
+import type { DataState } from '../data/index.ts';
 import { advanceReply, decide, forceOutcome, settleReplies } from './machine.ts';
 import type { DeliveryOutcome, ReplyRequest } from './model.ts';
+import type { RepliesState } from './state.ts';
 import { REPLY_PAGE_PREFIX, type ReplyView, viewOf } from './view.ts';
 
 /** What the admin API shows: the request, plus its organization, the page path and the planned outcome. */
@@ -19,7 +21,11 @@ export interface AdminReplyView extends ReplyView {
   readonly nextAt: number | null;
 }
 
-type AdminEngine = Pick<Engine, 'state' | 'clock'>;
+/** What the operations reach of an engine (an `Engine` or an admin route's context is one). */
+export interface AdminEngine {
+  readonly state: { readonly replies: RepliesState; readonly data: DataState };
+  readonly clock: MockClock;
+}
 
 /** A refusal of the admin API: `status` is the HTTP status the route answers. */
 export class ReplyAdminError extends Error {

@@ -1,7 +1,8 @@
 /**
  * The replies slice of the engine (spec 3: "approval, queue review and delivery are separate states of
  * a reply request"): the reply request and its lifecycle, its state per organization, the moves the
- * clock makes, the confirmation tokens, the admin (test tooling) operations and data-file support.
+ * clock makes, the confirmation tokens and the admin (test tooling) operations; a data file's reply
+ * requests are read and written by `../data-file/replies.ts`.
  * The agent interface's reply tools and confirmation page (`mocks/agent/replies/`) sit on top of it.
  *
  * @example
@@ -10,6 +11,7 @@
  * settleReplies(replies, state.data, clock.now()); // applies every clock move due now
  */
 export {
+  type AdminEngine,
   type AdminReplyView,
   adminView,
   approveReply,
@@ -20,7 +22,6 @@ export {
   rejectReply,
   stepReply,
 } from './admin.ts';
-export { deliveredReplyMessages, exportReplyRequests, loadReplyRequests } from './data-file.ts';
 export {
   issueMissingApprovalLinks,
   lacksLink,

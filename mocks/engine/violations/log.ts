@@ -13,7 +13,7 @@ import {
 } from '../../../src/contract/index.ts';
 import { ERROR_CODE_HEADER } from '../errors.ts';
 import type { EngineRequest } from '../exchange.ts';
-import type { EngineInterceptor, InterceptorHost, ResultEvent } from '../interceptors.ts';
+import type { InterceptorHost, ResultEvent } from '../interceptors.ts';
 import { positiveInteger, Ring } from '../ring.ts';
 import { SECRET_HEADERS } from '../secret-headers.ts';
 import { createSecretMask } from '../secret-mask.ts';
@@ -27,12 +27,13 @@ import {
   type RecordedRequest,
   SEVERITY_OF,
   type Violation,
-  type ViolationFilter,
   type ViolationIssue,
   type ViolationKind,
-  type ViolationLogStats,
+  type ViolationLog,
   type ViolationSeverity,
 } from './types.ts';
+
+export type { ViolationLog } from './types.ts';
 
 export const DEFAULT_VIOLATION_CAPACITY = 1000;
 export const DEFAULT_MAX_BODY_CHARS = 4096;
@@ -55,14 +56,6 @@ export interface ViolationLogOptions {
    */
   readonly onViolation?: 'record' | 'throw' | ((violation: Violation) => void);
   readonly throwOn?: ViolationSeverity;
-}
-
-export interface ViolationLog extends EngineInterceptor {
-  readonly kind: 'violation-log';
-  list(filter?: ViolationFilter): readonly Violation[];
-  /** Empties the log; returns how many entries it held. */
-  clear(): number;
-  stats(): ViolationLogStats;
 }
 
 /** Engine error codes that mean the request itself broke the contract (not a key or state problem). */

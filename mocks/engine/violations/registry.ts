@@ -4,7 +4,7 @@
  */
 import type { AdminApi } from '../admin/api.ts';
 import { Attachments } from '../admin/attachments.ts';
-import type { ViolationLog } from './log.ts';
+import type { ViolationLog } from './types.ts';
 
 const logs = new Attachments<ViolationLog>();
 

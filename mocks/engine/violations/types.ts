@@ -1,5 +1,6 @@
-/** The records of the violation log (served as JSON by `GET /__mock/violations`). */
+/** The violation log and its records (served as JSON by `GET /__mock/violations`). */
 import type { IssueLocation } from '../../../src/contract/index.ts';
+import type { EngineInterceptor } from '../interceptors.ts';
 
 /**
  * - `invalid-request`: a parameter or the body broke the operation's schema or a rule the handler
@@ -99,4 +100,13 @@ export interface ViolationLogStats {
   readonly retained: number;
   /** Pushed out of the ring buffer by newer ones. */
   readonly dropped: number;
+}
+
+/** The violation log (`createViolationLog` in `./log.ts`). */
+export interface ViolationLog extends EngineInterceptor {
+  readonly kind: 'violation-log';
+  list(filter?: ViolationFilter): readonly Violation[];
+  /** Empties the log; returns how many entries it held. */
+  clear(): number;
+  stats(): ViolationLogStats;
 }

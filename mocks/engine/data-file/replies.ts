@@ -7,10 +7,7 @@
 
 import { findRow, getActionRecord, orgData } from '../data/index.ts';
 import { deliverReply } from '../data/replies.ts';
-import { timestampOrThrow } from '../data-file/time.ts';
-import type { DataFile, DataFileReplyRequest } from '../data-file/types.ts';
-import type { EngineState } from '../state.ts';
-import { moveTo } from './machine.ts';
+import { moveTo } from '../replies/machine.ts';
 import {
   type Actor,
   DELIVERY_MS,
@@ -18,8 +15,11 @@ import {
   QUEUE_REVIEW_MS,
   type ReplyState,
   TERMINAL_STATES,
-} from './model.ts';
-import { requestsOf } from './state.ts';
+} from '../replies/model.ts';
+import { requestsOf } from '../replies/state.ts';
+import type { EngineState } from '../state.ts';
+import { timestampOrThrow } from './time.ts';
+import type { DataFile, DataFileReplyRequest } from './types.ts';
 
 /** The moves from a fresh draft to each state, with who makes them. */
 const PATH: Readonly<Record<ReplyState, readonly (readonly [ReplyState, Actor])[]>> = {
