@@ -82,6 +82,12 @@ describe('the layer rule', () => {
     const bad = new Map(graph);
     bad.set(from, [...(graph.get(from) ?? []), 'src/conformance/kit/law.ts']);
     expect(upwardEdges(bad)).toContain(`${from} -> src/conformance/kit/law.ts`);
+    // Inside the engine too: the state may not name the options or the parts built on it.
+    bad.set('mocks/engine/state.ts', [
+      ...(graph.get('mocks/engine/state.ts') ?? []),
+      'mocks/engine/parts.ts',
+    ]);
+    expect(upwardEdges(bad)).toContain('mocks/engine/state.ts -> mocks/engine/parts.ts');
     expect(
       cycles(
         new Map([

@@ -4,10 +4,93 @@
  * laws nothing of the runner that runs them. The runner, above the laws, still imports none: it takes
  * them as an argument (test/layers.test.ts checks it). docs/ARCHITECTURE.md shows the same table.
  */
+const ENGINE = 'mocks/engine/';
+
 export const LAYERS: readonly { readonly name: string; readonly folders: readonly string[] }[] = [
   { name: 'contract', folders: ['contract/', 'src/contract/'] },
   { name: 'fixtures', folders: ['fixtures/'] },
-  { name: 'engine', folders: ['mocks/engine/'] },
+  // The engine, in the order a request meets it, built bottom up (docs/ARCHITECTURE.md, "Inside the engine").
+  {
+    name: 'engine base',
+    folders: [
+      'exchange.ts',
+      'body.ts',
+      'respond.ts',
+      'errors.ts',
+      'clock.ts',
+      'types.ts',
+      'ring.ts',
+      'secret-headers.ts',
+      'secret-mask.ts',
+      'sha256.ts',
+    ].map((file) => `${ENGINE}${file}`),
+  },
+  // The domain, one folder per slice: each holds its own state and rules, and knows no engine around it.
+  {
+    name: 'engine slices',
+    folders: [
+      'auth/',
+      'data/',
+      'moderation/',
+      'ingestion/',
+      'replies/',
+      'saved-searches/',
+      'choices/',
+      'faults/',
+    ].map((folder) => `${ENGINE}${folder}`),
+  },
+  // What a data file is: its types, schema, checks and builder (reading and writing one comes later).
+  { name: 'data-file format', folders: [`${ENGINE}data-file/`] },
+  { name: 'engine state', folders: [`${ENGINE}state.ts`] },
+  // Every write as a plain-data command and the one function that applies it.
+  { name: 'commands', folders: [`${ENGINE}commands/`] },
+  // Where the command log lives, and a data file applied to or exported from a state.
+  {
+    name: 'store and data-file I/O',
+    folders: [
+      `${ENGINE}store/`,
+      ...['apply.ts', 'baseline.ts', 'export.ts', 'admin-ops.ts', 'replies.ts', 'index.ts'].map(
+        (file) => `${ENGINE}data-file/${file}`,
+      ),
+    ],
+  },
+  // The shapes the pipeline is built on, each by its own signature: the optional parts, the options,
+  // the interceptors, the admin API and the admin route, the observers' attachments.
+  {
+    name: 'engine seams',
+    folders: [
+      'parts.ts',
+      'options.ts',
+      'interceptors.ts',
+      'admin/api.ts',
+      'admin/route.ts',
+      'admin/attachments.ts',
+    ].map((file) => `${ENGINE}${file}`),
+  },
+  // One handler per operationId, and the observers that plug into the seams.
+  {
+    name: 'handlers and observers',
+    folders: ['handlers/', 'journal/', 'violations/', 'chaos/'].map((folder) => `${ENGINE}${folder}`),
+  },
+  {
+    name: 'core pipeline',
+    folders: ['core.ts', 'validation-policy.ts', 'docs.ts', 'fetch-bridge.ts'].map(
+      (file) => `${ENGINE}${file}`,
+    ),
+  },
+  { name: 'admin routes', folders: [`${ENGINE}admin/`] },
+  // The only files that name the optional parts' implementations.
+  {
+    name: 'engine parts',
+    folders: ['full-parts.ts', 'choices/part.ts', 'commands/agent-part.ts', 'data-file/part.ts'].map(
+      (file) => `${ENGINE}${file}`,
+    ),
+  },
+  // What users call: the engine with every part, one on a persistent store, the package entry.
+  {
+    name: 'engine entry',
+    folders: ['engine.ts', 'store/open.ts', 'index.ts'].map((file) => `${ENGINE}${file}`),
+  },
   {
     name: 'adapters',
     folders: ['mocks/http/', 'mocks/msw/', 'mocks/agent/', 'mocks/index.ts', 'src/client/', 'src/har/'],

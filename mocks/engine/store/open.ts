@@ -8,18 +8,9 @@ import { createEngine, type Engine } from '../engine.ts';
 import { FULL_PARTS } from '../full-parts.ts';
 import { type EngineOptions, normalizeOptions } from '../options.ts';
 import { describeOrigin, newOrigin, type StateOrigin } from './origin.ts';
-import type { ApplyEntry, CommandStore, ImageAccess, LoadProgress } from './types.ts';
+import type { CommandStore, LoadProgress, PendingStore } from './types.ts';
 
-/** A store backend before it is bound to an engine: its origin is known, its log not yet applied. */
-export interface PendingStore {
-  readonly origin: StateOrigin;
-  readonly notes: readonly string[];
-  attach(
-    apply: ApplyEntry,
-    image: ImageAccess,
-    progress?: LoadProgress,
-  ): CommandStore | Promise<CommandStore>;
-}
+export type { PendingStore } from './types.ts';
 
 export interface PersistentEngine {
   readonly engine: Engine;

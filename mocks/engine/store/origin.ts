@@ -5,10 +5,11 @@
  * Node only (`node:crypto`): the file and Redis stores use it, never the browser build.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Choices } from '../../../src/contract/choice-points.ts';
 import { COMMAND_TYPES } from '../commands/apply.ts';
 import { migrateEntry } from '../commands/migrate.ts';
 import type { LoggedCommand } from '../commands/types.ts';
-import type { NormalizedEngineOptions } from '../options.ts';
+import type { StateOptions } from '../state.ts';
 
 /** Bumped when a command's meaning changes: a log of another format is refused, never half-applied. */
 export const STATE_FORMAT = 1;
@@ -57,8 +58,9 @@ export class StateStoreError extends Error {
 
 const sha = (text: string): string => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
+/** What a log's origin records of the options: the state's, and the choices. */
 export function describeOrigin(
-  options: NormalizedEngineOptions,
+  options: StateOptions & { readonly choices: Choices },
   clock: 'real' | 'frozen',
 ): OriginDescription {
   return {

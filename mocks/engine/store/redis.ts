@@ -27,7 +27,6 @@ import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from 
 import { readBeforeRetry } from '../commands/read-back.ts';
 import type { LoggedCommand } from '../commands/types.ts';
 import { captureImage, restoreImage } from './image.ts';
-import type { PendingStore } from './open.ts';
 import {
   checkOrigin,
   type OriginDescription,
@@ -50,6 +49,7 @@ import {
   type ImageAccess,
   type LoadProgress,
   OutcomeUnknownError,
+  type PendingStore,
   StoreDivergedError,
   StoreUnavailableError,
 } from './types.ts';

@@ -7,6 +7,7 @@
 import type { MockClock } from '../clock.ts';
 import type { Applied, LoggedCommand } from '../commands/types.ts';
 import type { EngineState } from '../state.ts';
+import type { StateOrigin } from './origin.ts';
 
 export type { Applied } from '../commands/types.ts';
 
@@ -89,6 +90,17 @@ export interface CommandStore {
   catchUp(): Promise<void> | undefined;
   health(): StoreHealth | Promise<StoreHealth>;
   close(): Promise<void>;
+}
+
+/** A store backend before it is bound to an engine: its origin is known, its log not yet applied. */
+export interface PendingStore {
+  readonly origin: StateOrigin;
+  readonly notes: readonly string[];
+  attach(
+    apply: ApplyEntry,
+    image: ImageAccess,
+    progress?: LoadProgress,
+  ): CommandStore | Promise<CommandStore>;
 }
 
 /** The store cannot take a write now: the engine answers 503 and nothing was changed. */
