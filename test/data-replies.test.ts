@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { replyPages } from '../mocks/agent/replies/page.ts';
 import { replyTools } from '../mocks/agent/replies/tools.ts';
 import type { AgentContext, Outcome } from '../mocks/agent/types.ts';
-import { adminRoutesPart } from '../mocks/engine/admin/routes.ts';
+import { adminRoutesPart } from '../mocks/engine/admin/part.ts';
 import { MockClock } from '../mocks/engine/clock.ts';
 import type { LoggedCommand } from '../mocks/engine/commands/types.ts';
 import { createEngineWith } from '../mocks/engine/core.ts';

@@ -253,7 +253,9 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
           api: admin,
           adminToken: options.adminToken,
           maxBodyBytes: options.maxBodyBytes,
-          routes: [...parts.adminRoutes.routes, ...(parts.dataFiles?.adminRoutes ?? [])],
+          routes: [parts.adminRoutes, parts.dataFiles, parts.choices, parts.agentWrites].flatMap(
+            (part) => part?.adminRoutes ?? [],
+          ),
         });
 
   /** Interceptors, then the self-check, then serialisation. */

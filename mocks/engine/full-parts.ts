@@ -1,5 +1,5 @@
 /** Every optional part of the engine (`parts.ts`): the engine as the CLI and node users know it. */
-import { adminRoutesPart } from './admin/routes.ts';
+import { adminRoutesPart } from './admin/part.ts';
 import { choicesPart } from './choices/part.ts';
 import { agentWritesPart } from './commands/agent-part.ts';
 import { dataFilesPart } from './data-file/part.ts';

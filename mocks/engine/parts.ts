@@ -23,8 +23,17 @@ import type { HandlerResult } from './types.ts';
 /** Applies every reply step the clock has made due by `now` (the pipeline calls it before each operation). */
 export type SettleReplies = (replies: RepliesState, data: DataState, now: number) => void;
 
+/**
+ * What any part may bring to the admin API: its routes under `/__mock/`, served when the engine has
+ * the admin-routes part. The one way a route is registered: a part's routes come with the part, so a
+ * page's bundle carries them (and what they call) only with it.
+ */
+export interface Part {
+  readonly adminRoutes?: readonly AdminRoute[];
+}
+
 /** Data files (docs/data-format.md): loading the baseline's files and the `data.*` commands. */
-export interface DataFilesPart {
+export interface DataFilesPart extends Part {
   /** Checks and applies every file of the baseline to a freshly built state (throws `DataFileError`). */
   readonly loadBaseline: BaselineLoader;
   readonly appliers: Pick<Appliers, 'data.merge' | 'data.replace'>;
@@ -38,13 +47,13 @@ export interface DataFilesPart {
  * The agent interface's writes (spec 4.18): reply requests (prepare, review, a person's decision, the
  * clock's delivery steps) and saved searches. `cca-kit/agent` needs an engine with this part.
  */
-export interface AgentWritesPart {
+export interface AgentWritesPart extends Part {
   readonly settleReplies: SettleReplies;
   readonly appliers: Pick<Appliers, AgentCommand>;
 }
 
 /** The permitted variations (`choices/`): what the pipeline asks at every choice point. */
-export interface ChoicesPart {
+export interface ChoicesPart extends Part {
   /** Completes a partial set of choices with the defaults; throws a `RangeError` on an unknown one. */
   normalize(option: ChoicesOption | undefined): Choices;
   /** The query of a filter-DSL operation as the chosen filter keys read it, or the answer refusing it. */
@@ -62,9 +71,8 @@ export interface ChoicesPart {
   ): OpenAPIV3_1.Document;
 }
 
-/** The admin API over HTTP: its routes and the dispatcher that guards and serves them. */
-export interface AdminRoutesPart {
-  readonly routes: readonly AdminRoute[];
+/** The admin API over HTTP: the dispatcher that guards and serves every part's routes, and its own. */
+export interface AdminRoutesPart extends Part {
   createDispatcher(options: AdminDispatcherOptions): AdminDispatcher;
 }
 

@@ -14,7 +14,7 @@
  */
 import { createChaosAdmin } from '../engine/admin/chaos.ts';
 import { createDataCommands } from '../engine/admin/data.ts';
-import { adminRoutesPart } from '../engine/admin/routes.ts';
+import { adminRoutesPart } from '../engine/admin/part.ts';
 import { createViolationsAdmin } from '../engine/admin/violations.ts';
 import { createChaos } from '../engine/chaos/index.ts';
 import { choicesPart } from '../engine/choices/part.ts';

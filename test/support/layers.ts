@@ -82,9 +82,13 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
   // The only files that name the optional parts' implementations.
   {
     name: 'engine parts',
-    folders: ['full-parts.ts', 'choices/part.ts', 'commands/agent-part.ts', 'data-file/part.ts'].map(
-      (file) => `${ENGINE}${file}`,
-    ),
+    folders: [
+      'full-parts.ts',
+      'admin/part.ts',
+      'choices/part.ts',
+      'commands/agent-part.ts',
+      'data-file/part.ts',
+    ].map((file) => `${ENGINE}${file}`),
   },
   // What users call: the engine with every part, one on a persistent store, the package entry.
   {

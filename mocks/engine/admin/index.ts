@@ -1,6 +1,7 @@
 /**
  * The admin API under `/__mock/`: not part of the service contract, answered under the access rule of
- * `access.ts` (in-process handlers, loopback clients, or the admin token). Routes come from `routes.ts`.
+ * `access.ts` (in-process handlers, loopback clients, or the admin token). It serves the routes of
+ * every part's `adminRoutes` (`part.ts` lists the slices').
  */
 import { readJsonBody } from '../body.ts';
 import { errors } from '../errors.ts';

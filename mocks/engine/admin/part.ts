@@ -1,6 +1,8 @@
 /**
- * The one registration point of admin routes. A slice with admin operations exports an
- * `AdminRoute[]` from its own module and adds it here.
+ * The admin-routes part (`../parts.ts`): the dispatcher and the routes every engine with it serves.
+ * Each slice's routes are a module of this folder, added to the list below; a route that needs an
+ * optional part's code comes with that part's `adminRoutes` instead (`/__mock/data` with the
+ * data-file part), and the pipeline serves every part's routes (`../core.ts`).
  */
 
 import type { AdminRoutesPart } from '../parts.ts';
@@ -18,7 +20,6 @@ import { violationsAdminRoutes } from './violations.ts';
 
 export const adminRoutes: readonly AdminRoute[] = [
   ...coreAdminRoutes,
-  // Slices add their routes below, e.g. `...moderationAdminRoutes` from '../moderation/admin.ts'.
   ...moderationAdminRoutes,
   ...ingestionAdminRoutes,
   ...ingestionBatchAdminRoutes,
@@ -27,11 +28,10 @@ export const adminRoutes: readonly AdminRoute[] = [
   ...chaosAdminRoutes,
   ...faultsAdminRoutes,
   ...repliesAdminRoutes,
-  // `/__mock/data` comes with the data-file part (`../data-file/part.ts`).
 ];
 
 /** The admin API over HTTP as an engine part (`../parts.ts`). */
 export const adminRoutesPart: AdminRoutesPart = {
-  routes: adminRoutes,
+  adminRoutes,
   createDispatcher: createAdminDispatcher,
 };
