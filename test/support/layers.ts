@@ -49,7 +49,7 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
     name: 'store and data-file I/O',
     folders: [
       `${ENGINE}store/`,
-      ...['apply.ts', 'baseline.ts', 'export.ts', 'admin-ops.ts', 'replies.ts', 'index.ts'].map(
+      ...['apply.ts', 'load-baseline.ts', 'export.ts', 'admin-ops.ts', 'replies.ts', 'index.ts'].map(
         (file) => `${ENGINE}data-file/${file}`,
       ),
     ],

@@ -1,6 +1,6 @@
 /**
  * What the engine loads at start and at every reset: the generated set (or not) and the data files on
- * top of it. Kept apart from the loader (`baseline.ts`) so an engine without the data-file part
+ * top of it. Kept apart from the loader (`load-baseline.ts`) so an engine without the data-file part
  * (`../parts.ts`) still knows its baseline without carrying the loader.
  */
 import type { Dataset } from '../../../fixtures/generate/types.ts';

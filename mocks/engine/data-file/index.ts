@@ -8,7 +8,6 @@
  */
 export { createDataAdmin, type DataAdmin, type DataLoadOutcome } from './admin-ops.ts';
 export { applyDataFile, existingStateOf } from './apply.ts';
-export { DataBaseline } from './baseline.ts';
 export {
   type ActionDraft,
   agentSays,
@@ -19,6 +18,7 @@ export {
   scenario,
   userSays,
 } from './builder.ts';
+export { DataBaseline } from './data-baseline.ts';
 export { exportDataFile } from './export.ts';
 export { type ExistingState, NOTHING_EXISTS } from './references.ts';
 export { dataFileSchema } from './schema.ts';

@@ -7,7 +7,7 @@ import { dataAdminRoutes } from '../admin/data.ts';
 import type { DataFilesPart } from '../parts.ts';
 import { settleReplies } from '../replies/machine.ts';
 import { createDataAdmin } from './admin-ops.ts';
-import { loadBaseline } from './baseline.ts';
+import { loadBaseline } from './load-baseline.ts';
 
 export const dataFilesPart: DataFilesPart = {
   loadBaseline,

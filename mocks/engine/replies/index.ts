@@ -21,7 +21,7 @@ export {
   ReplyAdminError,
   rejectReply,
   stepReply,
-} from './admin.ts';
+} from './admin-ops.ts';
 export {
   issueMissingApprovalLinks,
   lacksLink,

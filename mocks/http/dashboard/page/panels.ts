@@ -7,7 +7,7 @@ import type { BatchView } from '../../../engine/admin/ingestion-batches.ts';
 import type { ChaosConfig } from '../../../engine/chaos/config.ts';
 import type { FaultView } from '../../../engine/faults/types.ts';
 import type { CaseSummary } from '../../../engine/moderation/status.ts';
-import type { AdminReplyView } from '../../../engine/replies/admin.ts';
+import type { AdminReplyView } from '../../../engine/replies/admin-ops.ts';
 import type { Organization } from '../../../engine/types.ts';
 import { ApiError, call } from './api.ts';
 import { button, byId, el, replaceChildren, safePath } from './dom.ts';

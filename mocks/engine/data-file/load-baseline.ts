@@ -1,14 +1,13 @@
 /**
- * What the engine loads at start and at every reset: the generated set (or not) and the data files
- * on top of it, in order. `PUT /__mock/data` makes its file the whole baseline; `POST /__mock/data`
- * appends its file; so `POST /__mock/reset` returns to what was loaded.
+ * Loads the baseline (`./data-baseline.ts`: what the engine loads at start and at every reset) into a
+ * fresh state: the data files on top of the generated set (or none), in order. `PUT /__mock/data`
+ * makes its file the whole baseline; `POST /__mock/data` appends its file; so `POST /__mock/reset`
+ * returns to what was loaded.
  */
 import type { EngineState } from '../state.ts';
 import { applyDataFile, existingStateOf } from './apply.ts';
 import type { DataBaseline } from './data-baseline.ts';
 import { checkDataFile, DataFileError } from './validate.ts';
-
-export { DataBaseline, emptyDataset } from './data-baseline.ts';
 
 /**
  * Checks and applies every file of the baseline to a freshly built state. Throws a `DataFileError`
