@@ -67,6 +67,13 @@ describe('the layer rule', () => {
     expect(graph.get('src/conformance/index.ts')).toContain('suites/laws/index.ts');
   });
 
+  it('the parts are described by their own signatures: parts.ts imports types only, and no `typeof`', () => {
+    // A `typeof` an implementation would tie the seam to the part's code, above it in the engine.
+    const source = readFileSync(new URL('../mocks/engine/parts.ts', import.meta.url), 'utf8');
+    expect(source.match(/^import (?!type ).*$/gm) ?? []).toEqual([]);
+    expect(source.match(/\btypeof [A-Za-z_$]/g) ?? []).toEqual([]);
+  });
+
   it('sees what the rule forbids: an upward type import and a circle', () => {
     // The scanner counts `import type`, re-exports and dynamic imports.
     const from = 'mocks/engine/clock.ts';

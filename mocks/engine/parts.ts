@@ -5,6 +5,11 @@
  * `cca-kit/msw` carries the service without the admin routes, data files and permitted variations
  * unless it asks for them. `createEngine` (`engine.ts`) is the engine with every
  * part (`full-parts.ts`), as the CLI, `cca-kit/mock` and `cca-kit/msw` in node use it.
+ *
+ * Each part is described here by its own signatures, never by `typeof` an implementation: this file
+ * sits with the engine's seams, below the handlers, the pipeline and the admin routes, and only the
+ * part files (`full-parts.ts`, `admin/part.ts`, `choices/part.ts`, `commands/agent-part.ts`,
+ * `data-file/part.ts`) name what implements a part.
  */
 
 import type { OpenAPIV3_1 } from 'openapi-types';
