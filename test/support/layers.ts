@@ -9,7 +9,7 @@ const ENGINE = 'mocks/engine/';
 export const LAYERS: readonly { readonly name: string; readonly folders: readonly string[] }[] = [
   { name: 'contract', folders: ['contract/', 'src/contract/'] },
   { name: 'fixtures', folders: ['fixtures/'] },
-  // The engine, in the order a request meets it, built bottom up (docs/ARCHITECTURE.md, "Inside the engine").
+  // The engine's layers, bottom up (docs/ARCHITECTURE.md, under the table, says why each sits where it does).
   {
     name: 'engine base',
     folders: [
@@ -39,7 +39,7 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
       'faults/',
     ].map((folder) => `${ENGINE}${folder}`),
   },
-  // What a data file is: its types, schema, checks and builder (reading and writing one comes later).
+  // What a data file is: its types, schema, checks and builder (applying and exporting one: the I/O layer).
   { name: 'data-file format', folders: [`${ENGINE}data-file/`] },
   { name: 'engine state', folders: [`${ENGINE}state.ts`] },
   // Every write as a plain-data command and the one function that applies it.
