@@ -19,11 +19,11 @@ import {
   type ReplyState,
   TERMINAL_STATES,
 } from '../mocks/agent/replies/index.ts';
-import { ORG, type ReplyHarness, replyHarness, uuidOf } from '../mocks/agent/replies/test-support.ts';
 import type { Outcome } from '../mocks/agent/types.ts';
 import { findRow, orgData } from '../mocks/engine/data/state.ts';
 import { actionDetail } from '../mocks/engine/data/view.ts';
 import { AGENT_FILES, loadAgentContract } from '../src/contract/agent.ts';
+import { ORG, type ReplyHarness, replyHarness, uuidOf } from './support/reply-harness.ts';
 
 const contract = loadAgentContract({ ...AGENT_FILES, 'replies.json': repliesJson });
 

@@ -14,7 +14,7 @@ import {
   replyHarness,
   successOf,
   uuidOf,
-} from '../mocks/agent/replies/test-support.ts';
+} from './support/reply-harness.ts';
 
 let h: ReplyHarness;
 let server: PageServer | undefined;

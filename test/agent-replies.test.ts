@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TEXT_CODE_POINTS } from '../mocks/agent/replies/index.ts';
+import { upsertIngestedAction } from '../mocks/engine/data/index.ts';
 import {
   failureOf,
   ORG,
@@ -16,8 +17,7 @@ import {
   replyHarness,
   successOf,
   uuidOf,
-} from '../mocks/agent/replies/test-support.ts';
-import { upsertIngestedAction } from '../mocks/engine/data/index.ts';
+} from './support/reply-harness.ts';
 
 /** An ingested action's creation time: a day before the harness clock. */
 const REPLY_CREATED = '2026-11-19T12:00:00.000Z';

@@ -10,8 +10,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replyTools } from '../mocks/agent/replies/index.ts';
 import { type PageServer, startPageServer } from '../mocks/agent/replies/test-server.ts';
-import { failureOf, ORG, replyHarness, successOf, uuidOf } from '../mocks/agent/replies/test-support.ts';
 import { launchChromium, ROOT } from './browser/harness.ts';
+import { failureOf, ORG, replyHarness, successOf, uuidOf } from './support/reply-harness.ts';
 
 describe('the reply confirmation page in headless Chromium', () => {
   const h = replyHarness();

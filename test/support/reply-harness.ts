@@ -3,11 +3,12 @@
  * AgentContext per organization, the tools called the way the MCP layer calls them, REST and admin
  * requests, and an action to reply to (not responded yet, inside the list's default window).
  */
-import { MockClock } from '../../engine/clock.ts';
-import { actionIdOfRow, orgData } from '../../engine/data/state.ts';
-import { createEngine, type Engine } from '../../engine/engine.ts';
-import type { AgentContext, Outcome } from '../types.ts';
-import { replyTools } from './tools.ts';
+
+import { replyTools } from '../../mocks/agent/replies/tools.ts';
+import type { AgentContext, Outcome } from '../../mocks/agent/types.ts';
+import { MockClock } from '../../mocks/engine/clock.ts';
+import { actionIdOfRow, orgData } from '../../mocks/engine/data/state.ts';
+import { createEngine, type Engine } from '../../mocks/engine/engine.ts';
 
 export const REPLY_TEST_NOW = Date.parse('2026-11-20T12:00:00Z');
 export const ORG = 'org_acme';
