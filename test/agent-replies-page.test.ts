@@ -6,7 +6,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_FORM_BYTES, replyTools } from '../mocks/agent/replies/index.ts';
-import { type PageServer, startPageServer } from '../mocks/agent/replies/test-server.ts';
 import {
   failureOf,
   ORG,
@@ -15,6 +14,7 @@ import {
   successOf,
   uuidOf,
 } from './support/reply-harness.ts';
+import { type PageServer, startPageServer } from './support/reply-page-server.ts';
 
 let h: ReplyHarness;
 let server: PageServer | undefined;

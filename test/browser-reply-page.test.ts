@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replyTools } from '../mocks/agent/replies/index.ts';
-import { type PageServer, startPageServer } from '../mocks/agent/replies/test-server.ts';
 import { launchChromium, ROOT } from './browser/harness.ts';
 import { failureOf, ORG, replyHarness, successOf, uuidOf } from './support/reply-harness.ts';
+import { type PageServer, startPageServer } from './support/reply-page-server.ts';
 
 describe('the reply confirmation page in headless Chromium', () => {
   const h = replyHarness();

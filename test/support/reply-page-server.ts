@@ -5,8 +5,8 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Engine } from '../../engine/engine.ts';
-import { replyPages } from './page.ts';
+import { replyPages } from '../../mocks/agent/replies/page.ts';
+import type { Engine } from '../../mocks/engine/engine.ts';
 
 export interface PageServer {
   readonly url: string;
