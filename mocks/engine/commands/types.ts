@@ -52,10 +52,10 @@ export type Command =
   | SavedSearchCommand;
 
 export type CommandType = Command['type'];
+export type CommandOf<T extends CommandType> = Extract<Command, { readonly type: T }>;
 
 /** The commands of the agent-writes part (`../parts.ts`). */
 export type AgentCommand = Extract<CommandType, `reply.${string}` | `savedSearch.${string}`>;
-export type CommandOf<T extends CommandType> = Extract<Command, { readonly type: T }>;
 
 /** What applying each kind of command returns (a refusal thrown by a slice is `Applied.ok === false`). */
 export interface CommandOutcomes extends ReplyOutcomes, SavedSearchOutcomes {
