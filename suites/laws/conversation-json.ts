@@ -23,7 +23,7 @@ export const conversationJsonOnRequest: Law = {
   run: (ctx) =>
     runExamples(ctx, async () => {
       const window = { ...historyWindow(ctx), pageSize: 200 };
-      const page = async (query: Record<string, unknown>) => {
+      const page = async (query: Readonly<Record<string, string | number>>) => {
         const res = await call(ctx, 'listActions', { auth: 'read', query });
         const ok = expectConforming(ctx, 'listActions', res, {
           status: 200,
@@ -38,7 +38,7 @@ export const conversationJsonOnRequest: Law = {
           .filter((id): id is string => id !== undefined),
       );
       let checks = 0;
-      const unrequested: readonly [string, Record<string, unknown>, string][] = [
+      const unrequested: readonly [string, Readonly<Record<string, string | number>>, string][] = [
         ['without includeFullConversation', window, 'LIST-INCLUDEFULLCONVERSATION-DEFAULT-FALSE'],
         [
           'with includeFullConversation=false',

@@ -353,7 +353,7 @@ export const patchInputs: Law = {
       rule: string,
       body: unknown,
       status: number | readonly number[],
-      fieldErrorsFor?: string,
+      fieldErrorsFor?: string | undefined,
       // The item's fieldName, for a body the contract refuses because of that item.
       itemName?: string,
     ];
