@@ -96,6 +96,22 @@ const subsets: Law = {
 
 const UNIT_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 31 * 86_400_000 };
 
+/** No time zone is further than 14 hours from UTC: the slack of a calendar boundary read elsewhere. */
+const ZONE_SLACK_MS = 14 * 3_600_000;
+
+/**
+ * The earliest creation time an action of a relative window of n units can have. Whatever `calendar`
+ * and `includeCurrent` mean (the spec names them only), the window lies within the current unit and
+ * the n before it: a rolling one is measured in unit lengths, a calendar month on the calendar (the
+ * first of the month n months before the current one, in any time zone).
+ */
+function earliestOf(now: number, relative: Case['relative']): number {
+  const rolling = now - (relative.count + 1) * UNIT_MS[relative.unit] - 1000;
+  if (!relative.calendar || relative.unit !== 'month') return rolling;
+  const d = new Date(now);
+  return Math.max(rolling, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - relative.count, 1) - ZONE_SLACK_MS);
+}
+
 const honoured: Law = {
   id: 'agent.search.filters-and-windows-honoured',
   group: GROUP,
@@ -122,6 +138,14 @@ const honoured: Law = {
             limit: MAX_LIMIT,
             pagesPerExecution: 8,
           },
+          // A calendar month, whose start a longer unit's start must not stand in for.
+          {
+            relative: { unit: 'month', count: 1, calendar: true, includeCurrent: true },
+            sources: [],
+            statuses: [],
+            limit: MAX_LIMIT,
+            pagesPerExecution: 8,
+          },
         ];
         return agentProperty(ctx, fc.oneof(fc.constantFrom(...fixed), caseArb(values)), async (c) => {
           const w = await walk(session, inputOf(c, MAX_LIMIT));
@@ -143,8 +167,7 @@ const honoured: Law = {
                 c,
               );
             const time = w.times[i];
-            // A rolling window of n units ends now and is at most n units (+ the current unit) long.
-            const earliest = ctx.now() - (c.relative.count + 1) * UNIT_MS[c.relative.unit] - 1000;
+            const earliest = earliestOf(ctx.now(), c.relative);
             if (time != null && (Date.parse(time) < earliest || Date.parse(time) > ctx.now() + 60_000))
               violate(
                 'AGENT-MCP-SEARCH-DATERANGE-FORMS',
