@@ -12,7 +12,7 @@ import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
 import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { type CatalogEntry, catalog, localResolver } from './catalog.ts';
 import { type Case, caseArb, inputOf, MAX_LIMIT, observedValues } from './paging.ts';
-import { filterOf, notIn, SEARCH, walk } from './search.ts';
+import { filterOf, notIn, SEARCH, type Walk, walk } from './search.ts';
 import { Absent, agentProperty, brief, isObj, type Json, requireTool, withSession } from './support.ts';
 
 const GROUP = 'agent';
@@ -186,6 +186,7 @@ function analyticsChoice(entry: CatalogEntry): {
   measure: string;
   aggregation: string;
   groupField: string | undefined;
+  fields: readonly string[];
 } {
   const resolve = localResolver(entry.inputSchema);
   const enumOf = (path: readonly string[]): string[] => {
@@ -207,7 +208,74 @@ function analyticsChoice(entry: CatalogEntry): {
       'actions',
     aggregation: aggregations.find((a) => /^count$/i.test(a)) ?? 'count',
     groupField: fields.find((f) => f === 'status') ?? fields.find((f) => f === 'source'),
+    fields,
   };
+}
+
+/** A row's value of the group field, where the row names it (`row.group[field]` or `row[field]`). */
+function groupKeyOf(row: Json, field: string): unknown {
+  const group = row['group'];
+  if (isObj(group) && field in group) return group[field];
+  return field in row ? row[field] : undefined;
+}
+
+/** How many of the walk's actions carry each value (each action once per value). */
+function tally(perAction: readonly (readonly string[])[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const values of perAction) for (const v of new Set(values)) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Rows grouped by the source or by the tag of the actions agree with the actions the search of the
+ * same window gathers: the row of each value counts the actions carrying it, and every value the
+ * actions carry has its row. The source is the field the search filter names `source` (4.18, value
+ * TWITTER for X), the platform of an item; a tag is the `value` of an item's tag (2.1). Checked only
+ * where the catalog lists the field, the rows name their value and (for tags) the items carry tags.
+ */
+async function groupedByValue(
+  session: McpSession,
+  base: Record<string, unknown>,
+  search: Walk,
+  choice: ReturnType<typeof analyticsChoice>,
+  c: Case,
+): Promise<void> {
+  const checks: [string, readonly (readonly string[])[] | undefined][] = [
+    ['source', search.platforms.map((p) => (p === null ? [] : [p]))],
+    [
+      'tag',
+      search.tags.every((t) => t !== null) ? (search.tags as readonly (readonly string[])[]) : undefined,
+    ],
+  ];
+  for (const [field, perAction] of checks) {
+    if (!choice.fields.includes(field) || perAction === undefined) continue;
+    const { rows, values } = rowValues(await analytics(session, { ...base, groupBy: [{ field }] }));
+    const keys = rows.map((row) => groupKeyOf(row, field));
+    if (keys.some((k) => k === undefined)) continue;
+    const expected = tally(perAction);
+    const seen = new Map<string, number>();
+    keys.forEach((k, i) => {
+      if (typeof k === 'string') seen.set(k, (seen.get(k) ?? 0) + (values[i] ?? 0));
+    });
+    for (const [value, count] of expected) {
+      if (seen.get(value) !== count)
+        violate(
+          'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+          `group-${field}`,
+          `grouped by ${field}, the row of ${value} counts ${seen.get(value) ?? 'nothing (no row)'}; the search gathered ${count} actions with ${field} ${value}`,
+          c,
+        );
+    }
+    for (const [value, count] of seen) {
+      if (count > 0 && !expected.has(value))
+        violate(
+          'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+          `group-${field}-unknown`,
+          `grouped by ${field}, a row of ${value} counts ${count}; no action the search gathered has ${field} ${value}`,
+          c,
+        );
+    }
+  }
 }
 
 /** The rows of an analytics answer and the first numeric value of each. */
@@ -326,6 +394,7 @@ const analyticsAgrees: Law = {
                 c,
               );
           }
+          await groupedByValue(session, base, search, choice, c);
         });
       }),
     ),
