@@ -13,7 +13,16 @@ import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { type CatalogEntry, catalog, localResolver } from './catalog.ts';
 import { type Case, caseArb, inputOf, MAX_LIMIT, observedValues } from './paging.ts';
 import { filterOf, notIn, SEARCH, type Walk, walk } from './search.ts';
-import { Absent, agentProperty, brief, isObj, type Json, requireTool, withSession } from './support.ts';
+import {
+  Absent,
+  agentExamples,
+  agentProperty,
+  brief,
+  isObj,
+  type Json,
+  requireTool,
+  withSession,
+} from './support.ts';
 
 const GROUP = 'agent';
 const ANALYTICS = 'query.analytics.actions';
@@ -181,6 +190,18 @@ const honoured: Law = {
     ),
 };
 
+/** The catalog's values at a path of `query.analytics.actions`' input schema. */
+function analyticsEnum(entry: CatalogEntry, path: readonly string[]): string[] {
+  const resolve = localResolver(entry.inputSchema);
+  let s: unknown = entry.inputSchema;
+  for (const step of path) {
+    const d = isObj(s) ? deref(s as never, resolve) : undefined;
+    s = step === '*' ? d?.items : d?.properties?.[step];
+  }
+  const d = isObj(s) ? deref(s as never, resolve) : undefined;
+  return Array.isArray(d?.enum) ? d.enum.map(String) : [];
+}
+
 /** The measure, aggregation and group field to use, read from spec(id)'s input schema. */
 function analyticsChoice(entry: CatalogEntry): {
   measure: string;
@@ -188,16 +209,7 @@ function analyticsChoice(entry: CatalogEntry): {
   groupField: string | undefined;
   fields: readonly string[];
 } {
-  const resolve = localResolver(entry.inputSchema);
-  const enumOf = (path: readonly string[]): string[] => {
-    let s: unknown = entry.inputSchema;
-    for (const step of path) {
-      const d = isObj(s) ? deref(s as never, resolve) : undefined;
-      s = step === '*' ? d?.items : d?.properties?.[step];
-    }
-    const d = isObj(s) ? deref(s as never, resolve) : undefined;
-    return Array.isArray(d?.enum) ? d.enum.map(String) : [];
-  };
+  const enumOf = (path: readonly string[]) => analyticsEnum(entry, path);
   const measures = enumOf(['lines', '*', 'measure']);
   const aggregations = enumOf(['lines', '*', 'aggregation']);
   const fields = enumOf(['groupBy', '*', 'field']);
@@ -400,4 +412,61 @@ const analyticsAgrees: Law = {
     ),
 };
 
-export const metamorphicLaws: readonly Law[] = [subsets, honoured, analyticsAgrees];
+/**
+ * A measure over actions none of which has the value it measures has no value: where the catalog
+ * lists a `handleTime` measure and a search of a window and status gathers actions whose every
+ * `handleTime` is null (2.1: "string / null"), each aggregation but a count answers null, 0 or
+ * nothing. A count is left out: whether it counts values or actions is not said.
+ */
+const measureOfNoValues: Law = {
+  id: 'agent.analytics.measure-without-values',
+  group: GROUP,
+  title: 'the handleTime measure of actions whose handleTime is null has no value',
+  ruleIds: ['AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    guarded(ctx, [SEARCH, ANALYTICS], () =>
+      agentExamples(ctx, () =>
+        withSession(ctx, 'read', async (session) => {
+          const entry = (await catalog(ctx)).find((e) => e.id === ANALYTICS);
+          if (entry === undefined) throw new Absent(`spec() does not list ${ANALYTICS}`);
+          const measure = analyticsEnum(entry, ['lines', '*', 'measure']).find((m) => m === 'handleTime');
+          if (measure === undefined) throw new Absent(`${ANALYTICS} lists no handleTime measure`);
+          const aggregations = analyticsEnum(entry, ['lines', '*', 'aggregation']).filter(
+            (a) => !/count/i.test(a),
+          );
+          const values = await observedValues(ctx, session);
+          const relative = { unit: 'month' as const, count: 3, calendar: false, includeCurrent: true };
+          let checks = 0;
+          for (const status of values.statuses) {
+            const filter = filterOf([], [status]);
+            const w = await walk(session, { dateRange: { relative }, filter, limit: MAX_LIMIT });
+            if (!w.ended || w.ids.length === 0 || !w.handleTimeNull.every((n) => n)) continue;
+            for (const aggregation of aggregations) {
+              checks += 1;
+              const input = {
+                v: 1,
+                source: 'actions',
+                dateRange: { relative },
+                filter,
+                lines: [{ measure, aggregation }],
+                groupBy: [],
+                options: { fillEmpty: false },
+              };
+              const value = rowValues(await analytics(session, input)).values[0] ?? null;
+              if (value !== null && value !== 0)
+                violate(
+                  'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+                  'measure-without-values',
+                  `${measure}.${aggregation} of the ${w.ids.length} ${status} actions = ${value}, yet every one of them has handleTime null`,
+                  input,
+                );
+            }
+          }
+          return checks;
+        }),
+      ),
+    ),
+};
+
+export const metamorphicLaws: readonly Law[] = [subsets, honoured, analyticsAgrees, measureOfNoValues];
