@@ -265,6 +265,11 @@ async function groupedByValue(
     const keys = rows.map((row) => groupKeyOf(row, field));
     if (keys.some((k) => k === undefined)) continue;
     const expected = tally(perAction);
+    // A tag row may name its tag otherwise (an id, a group and value): when no named row is one of
+    // the items' tag values, the rows speak another vocabulary and are not compared. A source is the
+    // filter's source value, the platform (4.18), so source rows are compared always.
+    const named = keys.filter((k): k is string => typeof k === 'string');
+    if (field === 'tag' && named.length > 0 && !named.some((k) => expected.has(k))) continue;
     const seen = new Map<string, number>();
     keys.forEach((k, i) => {
       if (typeof k === 'string') seen.set(k, (seen.get(k) ?? 0) + (values[i] ?? 0));
