@@ -12,8 +12,17 @@ import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
 import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { type CatalogEntry, catalog, localResolver } from './catalog.ts';
 import { type Case, caseArb, inputOf, MAX_LIMIT, observedValues } from './paging.ts';
-import { filterOf, notIn, SEARCH, walk } from './search.ts';
-import { Absent, agentProperty, brief, isObj, type Json, requireTool, withSession } from './support.ts';
+import { filterOf, notIn, SEARCH, type Walk, walk } from './search.ts';
+import {
+  Absent,
+  agentExamples,
+  agentProperty,
+  brief,
+  isObj,
+  type Json,
+  requireTool,
+  withSession,
+} from './support.ts';
 
 const GROUP = 'agent';
 const ANALYTICS = 'query.analytics.actions';
@@ -96,6 +105,22 @@ const subsets: Law = {
 
 const UNIT_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 31 * 86_400_000 };
 
+/** No time zone is further than 14 hours from UTC: the slack of a calendar boundary read elsewhere. */
+const ZONE_SLACK_MS = 14 * 3_600_000;
+
+/**
+ * The earliest creation time an action of a relative window of n units can have. Whatever `calendar`
+ * and `includeCurrent` mean (the spec names them only), the window lies within the current unit and
+ * the n before it: a rolling one is measured in unit lengths, a calendar month on the calendar (the
+ * first of the month n months before the current one, in any time zone).
+ */
+function earliestOf(now: number, relative: Case['relative']): number {
+  const rolling = now - (relative.count + 1) * UNIT_MS[relative.unit] - 1000;
+  if (!relative.calendar || relative.unit !== 'month') return rolling;
+  const d = new Date(now);
+  return Math.max(rolling, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - relative.count, 1) - ZONE_SLACK_MS);
+}
+
 const honoured: Law = {
   id: 'agent.search.filters-and-windows-honoured',
   group: GROUP,
@@ -122,6 +147,14 @@ const honoured: Law = {
             limit: MAX_LIMIT,
             pagesPerExecution: 8,
           },
+          // A calendar month, whose start a longer unit's start must not stand in for.
+          {
+            relative: { unit: 'month', count: 1, calendar: true, includeCurrent: true },
+            sources: [],
+            statuses: [],
+            limit: MAX_LIMIT,
+            pagesPerExecution: 8,
+          },
         ];
         return agentProperty(ctx, fc.oneof(fc.constantFrom(...fixed), caseArb(values)), async (c) => {
           const w = await walk(session, inputOf(c, MAX_LIMIT));
@@ -143,8 +176,7 @@ const honoured: Law = {
                 c,
               );
             const time = w.times[i];
-            // A rolling window of n units ends now and is at most n units (+ the current unit) long.
-            const earliest = ctx.now() - (c.relative.count + 1) * UNIT_MS[c.relative.unit] - 1000;
+            const earliest = earliestOf(ctx.now(), c.relative);
             if (time != null && (Date.parse(time) < earliest || Date.parse(time) > ctx.now() + 60_000))
               violate(
                 'AGENT-MCP-SEARCH-DATERANGE-FORMS',
@@ -158,22 +190,26 @@ const honoured: Law = {
     ),
 };
 
+/** The catalog's values at a path of `query.analytics.actions`' input schema. */
+function analyticsEnum(entry: CatalogEntry, path: readonly string[]): string[] {
+  const resolve = localResolver(entry.inputSchema);
+  let s: unknown = entry.inputSchema;
+  for (const step of path) {
+    const d = isObj(s) ? deref(s as never, resolve) : undefined;
+    s = step === '*' ? d?.items : d?.properties?.[step];
+  }
+  const d = isObj(s) ? deref(s as never, resolve) : undefined;
+  return Array.isArray(d?.enum) ? d.enum.map(String) : [];
+}
+
 /** The measure, aggregation and group field to use, read from spec(id)'s input schema. */
 function analyticsChoice(entry: CatalogEntry): {
   measure: string;
   aggregation: string;
   groupField: string | undefined;
+  fields: readonly string[];
 } {
-  const resolve = localResolver(entry.inputSchema);
-  const enumOf = (path: readonly string[]): string[] => {
-    let s: unknown = entry.inputSchema;
-    for (const step of path) {
-      const d = isObj(s) ? deref(s as never, resolve) : undefined;
-      s = step === '*' ? d?.items : d?.properties?.[step];
-    }
-    const d = isObj(s) ? deref(s as never, resolve) : undefined;
-    return Array.isArray(d?.enum) ? d.enum.map(String) : [];
-  };
+  const enumOf = (path: readonly string[]) => analyticsEnum(entry, path);
   const measures = enumOf(['lines', '*', 'measure']);
   const aggregations = enumOf(['lines', '*', 'aggregation']);
   const fields = enumOf(['groupBy', '*', 'field']);
@@ -184,7 +220,79 @@ function analyticsChoice(entry: CatalogEntry): {
       'actions',
     aggregation: aggregations.find((a) => /^count$/i.test(a)) ?? 'count',
     groupField: fields.find((f) => f === 'status') ?? fields.find((f) => f === 'source'),
+    fields,
   };
+}
+
+/** A row's value of the group field, where the row names it (`row.group[field]` or `row[field]`). */
+function groupKeyOf(row: Json, field: string): unknown {
+  const group = row['group'];
+  if (isObj(group) && field in group) return group[field];
+  return field in row ? row[field] : undefined;
+}
+
+/** How many of the walk's actions carry each value (each action once per value). */
+function tally(perAction: readonly (readonly string[])[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const values of perAction) for (const v of new Set(values)) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Rows grouped by the source or by the tag of the actions agree with the actions the search of the
+ * same window gathers: the row of each value counts the actions carrying it, and every value the
+ * actions carry has its row. The source is the field the search filter names `source` (4.18, value
+ * TWITTER for X), the platform of an item; a tag is the `value` of an item's tag (2.1). Checked only
+ * where the catalog lists the field, the rows name their value and (for tags) the items carry tags.
+ */
+async function groupedByValue(
+  session: McpSession,
+  base: Record<string, unknown>,
+  search: Walk,
+  choice: ReturnType<typeof analyticsChoice>,
+  c: Case,
+): Promise<void> {
+  const checks: [string, readonly (readonly string[])[] | undefined][] = [
+    ['source', search.platforms.map((p) => (p === null ? [] : [p]))],
+    [
+      'tag',
+      search.tags.every((t) => t !== null) ? (search.tags as readonly (readonly string[])[]) : undefined,
+    ],
+  ];
+  for (const [field, perAction] of checks) {
+    if (!choice.fields.includes(field) || perAction === undefined) continue;
+    const { rows, values } = rowValues(await analytics(session, { ...base, groupBy: [{ field }] }));
+    const keys = rows.map((row) => groupKeyOf(row, field));
+    if (keys.some((k) => k === undefined)) continue;
+    const expected = tally(perAction);
+    // A tag row may name its tag otherwise (an id, a group and value): when no named row is one of
+    // the items' tag values, the rows speak another vocabulary and are not compared. A source is the
+    // filter's source value, the platform (4.18), so source rows are compared always.
+    const named = keys.filter((k): k is string => typeof k === 'string');
+    if (field === 'tag' && named.length > 0 && !named.some((k) => expected.has(k))) continue;
+    const seen = new Map<string, number>();
+    keys.forEach((k, i) => {
+      if (typeof k === 'string') seen.set(k, (seen.get(k) ?? 0) + (values[i] ?? 0));
+    });
+    for (const [value, count] of expected) {
+      if (seen.get(value) !== count)
+        violate(
+          'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+          `group-${field}`,
+          `grouped by ${field}, the row of ${value} counts ${seen.get(value) ?? 'nothing (no row)'}; the search gathered ${count} actions with ${field} ${value}`,
+          c,
+        );
+    }
+    for (const [value, count] of seen) {
+      if (count > 0 && !expected.has(value))
+        violate(
+          'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+          `group-${field}-unknown`,
+          `grouped by ${field}, a row of ${value} counts ${count}; no action the search gathered has ${field} ${value}`,
+          c,
+        );
+    }
+  }
 }
 
 /** The rows of an analytics answer and the first numeric value of each. */
@@ -303,9 +411,67 @@ const analyticsAgrees: Law = {
                 c,
               );
           }
+          await groupedByValue(session, base, search, choice, c);
         });
       }),
     ),
 };
 
-export const metamorphicLaws: readonly Law[] = [subsets, honoured, analyticsAgrees];
+/**
+ * A measure over actions none of which has the value it measures has no value: where the catalog
+ * lists a `handleTime` measure and a search of a window and status gathers actions whose every
+ * `handleTime` is null (2.1: "string / null"), each aggregation but a count answers null, 0 or
+ * nothing. A count is left out: whether it counts values or actions is not said.
+ */
+const measureOfNoValues: Law = {
+  id: 'agent.analytics.measure-without-values',
+  group: GROUP,
+  title: 'the handleTime measure of actions whose handleTime is null has no value',
+  ruleIds: ['AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    guarded(ctx, [SEARCH, ANALYTICS], () =>
+      agentExamples(ctx, () =>
+        withSession(ctx, 'read', async (session) => {
+          const entry = (await catalog(ctx)).find((e) => e.id === ANALYTICS);
+          if (entry === undefined) throw new Absent(`spec() does not list ${ANALYTICS}`);
+          const measure = analyticsEnum(entry, ['lines', '*', 'measure']).find((m) => m === 'handleTime');
+          if (measure === undefined) throw new Absent(`${ANALYTICS} lists no handleTime measure`);
+          const aggregations = analyticsEnum(entry, ['lines', '*', 'aggregation']).filter(
+            (a) => !/count/i.test(a),
+          );
+          const values = await observedValues(ctx, session);
+          const relative = { unit: 'month' as const, count: 3, calendar: false, includeCurrent: true };
+          let checks = 0;
+          for (const status of values.statuses) {
+            const filter = filterOf([], [status]);
+            const w = await walk(session, { dateRange: { relative }, filter, limit: MAX_LIMIT });
+            if (!w.ended || w.ids.length === 0 || !w.handleTimeNull.every((n) => n)) continue;
+            for (const aggregation of aggregations) {
+              checks += 1;
+              const input = {
+                v: 1,
+                source: 'actions',
+                dateRange: { relative },
+                filter,
+                lines: [{ measure, aggregation }],
+                groupBy: [],
+                options: { fillEmpty: false },
+              };
+              const value = rowValues(await analytics(session, input)).values[0] ?? null;
+              if (value !== null && value !== 0)
+                violate(
+                  'AGENT-MCP-ANALYTICS-AGREES-WITH-SEARCH',
+                  'measure-without-values',
+                  `${measure}.${aggregation} of the ${w.ids.length} ${status} actions = ${value}, yet every one of them has handleTime null`,
+                  input,
+                );
+            }
+          }
+          return checks;
+        }),
+      ),
+    ),
+};
+
+export const metamorphicLaws: readonly Law[] = [subsets, honoured, analyticsAgrees, measureOfNoValues];

@@ -38,6 +38,10 @@ export interface Walk {
   readonly times: readonly (string | null)[];
   readonly statuses: readonly (string | null)[];
   readonly platforms: readonly (string | null)[];
+  /** The `value` of each tag of each item, when items carry a `tags` array (else null). */
+  readonly tags: readonly (readonly string[] | null)[];
+  /** Whether each item's `handleTime` is null (false when it has a value or has no such key). */
+  readonly handleTimeNull: readonly boolean[];
   readonly pageSizes: readonly number[];
   /** The walk reached `nextCursor: null`. */
   readonly ended: boolean;
@@ -52,7 +56,7 @@ function walkScript(input: unknown, cursor: string | null, pages: number): strin
   return `
 const input = ${literal(input)};
 let cursor = ${literal(cursor)};
-const out = { ids: [], times: [], statuses: [], platforms: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [], restKeys: [] };
+const out = { ids: [], times: [], statuses: [], platforms: [], tags: [], handleTimeNull: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [], restKeys: [] };
 for (let n = 0; n < ${pages}; n++) {
   const page = await call(${literal(SEARCH)}, cursor === null ? input : Object.assign({}, input, { cursor }));
   if (page === null || typeof page !== 'object' || !Array.isArray(page.items) || !('nextCursor' in page))
@@ -65,6 +69,8 @@ for (let n = 0; n < ${pages}; n++) {
     out.times.push(typeof item.createdAt === 'string' ? item.createdAt : null);
     out.statuses.push(typeof item.status === 'string' ? item.status : null);
     out.platforms.push(typeof item.platform === 'string' ? item.platform : null);
+    out.handleTimeNull.push(item.handleTime === null);
+    out.tags.push(Array.isArray(item.tags) ? item.tags.map((t) => (t !== null && typeof t === 'object' ? t.value : t)).filter((t) => typeof t === 'string') : null);
   }
   if (page.nextCursor === null) { out.ended = true; break; }
   if (typeof page.nextCursor !== 'string') return { shape: { nextCursor: page.nextCursor } };
@@ -94,6 +100,8 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
     times: [] as (string | null)[],
     statuses: [] as (string | null)[],
     platforms: [] as (string | null)[],
+    tags: [] as (readonly string[] | null)[],
+    handleTimeNull: [] as boolean[],
     pageSizes: [] as number[],
     emptyPagesWithCursor: 0,
   };
@@ -148,6 +156,8 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
     acc.times.push(...(v['times'] as (string | null)[]));
     acc.statuses.push(...(v['statuses'] as (string | null)[]));
     acc.platforms.push(...(v['platforms'] as (string | null)[]));
+    acc.tags.push(...(v['tags'] as (readonly string[] | null)[]));
+    acc.handleTimeNull.push(...(v['handleTimeNull'] as boolean[]));
     acc.pageSizes.push(...(v['sizes'] as number[]));
     acc.emptyPagesWithCursor += v['emptyWithCursor'] as number;
     ended = v['ended'] === true;

@@ -293,6 +293,27 @@ export const patchPersists: Law = {
   },
 };
 
+/**
+ * A 422 for a body refused because of one item: section 7 says a 422 carries fieldErrors "on validation
+ * failure", so the map holds at least one message; section 4.4 maps "field name to validation message",
+ * read as the item's fieldName (a should: the spec does not rule out a request path as the key).
+ */
+function checkItemNamed(parsed: unknown, label: string, itemName: string): void {
+  const errors = obj(obj(parsed)['fieldErrors']);
+  if (Object.keys(errors).length === 0)
+    violate(
+      'ERR-CUSTOM-FIELD-422-FIELDERRORS',
+      'field-errors-empty',
+      `422 for ${label} has no message in fieldErrors: ${JSON.stringify(obj(parsed)['fieldErrors'])}`,
+    );
+  else if (!(itemName in errors))
+    violate(
+      'CF-FIELDERRORS-NAME-THE-ITEM',
+      'field-errors-key',
+      `422 for ${label} has fieldErrors ${JSON.stringify(errors)} without the item's fieldName ${itemName}`,
+    );
+}
+
 export const patchInputs: Law = {
   id: 'custom-fields.patch-inputs',
   group: 'custom-fields',
@@ -309,6 +330,7 @@ export const patchInputs: Law = {
     'CF-PATCH-UNKNOWN-ACTION-404',
     'ERR-CUSTOM-FIELD-422-FIELDERRORS',
     'ERR-CUSTOM-FIELD-FIELDERRORS',
+    'CF-FIELDERRORS-NAME-THE-ITEM',
     'MOCK-CF-UNKNOWN-FIELD-422',
     'LEFT-CHANGED',
   ],
@@ -331,7 +353,9 @@ export const patchInputs: Law = {
       rule: string,
       body: unknown,
       status: number | readonly number[],
-      fieldErrorsFor?: string,
+      fieldErrorsFor?: string | undefined,
+      // The item's fieldName, for a body the contract refuses because of that item.
+      itemName?: string,
     ];
     // A body the contract refuses: 400 or 422 (section 7: "the condition that selects 400 versus 422
     // outside moderation: not shown"; choice validationStatus). A value of the wrong registered type is 422.
@@ -341,22 +365,40 @@ export const patchInputs: Law = {
       ['no fields key', 'CF-PATCH-FIELDS-MIN-1', {}, BAD_BODY],
       ['fieldName ""', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ fieldName: '', value: 1 }] }, BAD_BODY],
       ['fieldName missing', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ value: 1 }] }, BAD_BODY],
-      ['value missing', 'CF-PATCH-VALUE-REQUIRED', { fields: [{ fieldName: field.fieldName }] }, BAD_BODY],
+      [
+        'value missing',
+        'CF-PATCH-VALUE-REQUIRED',
+        { fields: [{ fieldName: field.fieldName }] },
+        BAD_BODY,
+        undefined,
+        field.fieldName,
+      ],
       [
         'confidence -0.001',
         'CF-PATCH-CONFIDENCE-RANGE',
         { fields: [{ ...same, confidence: -0.001 }] },
         BAD_BODY,
+        undefined,
+        field.fieldName,
       ],
       [
         'confidence 1.001',
         'CF-PATCH-CONFIDENCE-RANGE',
         { fields: [{ ...same, confidence: 1.001 }] },
         BAD_BODY,
+        undefined,
+        field.fieldName,
       ],
       ['confidence 0', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 0 }] }, 200],
       ['confidence 1', 'CF-PATCH-CONFIDENCE-RANGE', { fields: [{ ...same, confidence: 1 }] }, 200],
-      ['rationale 123', 'CF-PATCH-RATIONALE-STRING', { fields: [{ ...same, rationale: 123 }] }, BAD_BODY],
+      [
+        'rationale 123',
+        'CF-PATCH-RATIONALE-STRING',
+        { fields: [{ ...same, rationale: 123 }] },
+        BAD_BODY,
+        undefined,
+        field.fieldName,
+      ],
       [
         'unregistered field',
         'CF-PATCH-UNKNOWN-FIELD-REJECTED',
@@ -376,14 +418,16 @@ export const patchInputs: Law = {
     }
     return withRestore(ctx, target, () =>
       runExamples(ctx, async () => {
-        for (const [label, rule, json, status, fieldErrorsFor] of cases) {
+        for (const [label, rule, json, status, fieldErrorsFor, itemName] of cases) {
           const res = await call(ctx, 'updateCustomFields', { auth: 'write', path: { actionId }, json });
           expectConforming(ctx, 'updateCustomFields', res, {
             status,
             statusRule: rule,
             what: `PATCH custom fields with ${label}`,
             before: (parsed) => {
-              if (fieldErrorsFor === undefined || res.status !== 422) return;
+              if (res.status !== 422) return;
+              if (itemName !== undefined) checkItemNamed(parsed, label, itemName);
+              if (fieldErrorsFor === undefined) return;
               const errors = obj(obj(parsed)['fieldErrors']);
               if (!(fieldErrorsFor in errors))
                 violate(

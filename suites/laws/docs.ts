@@ -29,6 +29,7 @@ export const openApiDocument: Law = {
       const doc = obj(ok.parsed);
       if (typeof doc['openapi'] !== 'string')
         violate('DOCS-OPENAPI-JSON', 'not-openapi', '/docs/json has no "openapi" version field');
+      openApiObjectsComplete(doc);
       // Items of one shape merge: a document may split the methods of one URL over two spellings.
       const livePaths = new Map<string, Record<string, unknown>>();
       for (const [t, item] of Object.entries(obj(doc['paths'])))
@@ -66,6 +67,39 @@ export const openApiDocument: Law = {
       return checks + 2;
     }),
 };
+
+/**
+ * The fields OpenAPI 3.x requires of the objects a client reads first (an OpenAPI document in name
+ * only is not one): `info` with `title` and `version`, and a `url` in each Server Object, which is
+ * what a generated client takes as its base URL. `servers` itself is optional.
+ */
+function openApiObjectsComplete(doc: Record<string, unknown>): void {
+  const info = doc['info'];
+  const infoObject = typeof info === 'object' && info !== null && !Array.isArray(info);
+  if (!infoObject || typeof obj(info)['title'] !== 'string' || typeof obj(info)['version'] !== 'string')
+    violate(
+      'DOCS-OPENAPI-JSON',
+      'info-incomplete',
+      `/docs/json: info must be an object with string title and version (OpenAPI 3.x), got ${JSON.stringify(info)}`,
+    );
+  const servers = doc['servers'];
+  if (servers === undefined) return;
+  if (!Array.isArray(servers)) {
+    violate(
+      'DOCS-OPENAPI-JSON',
+      'servers-not-array',
+      `/docs/json: servers is ${JSON.stringify(servers)}, not an array`,
+    );
+  }
+  servers.forEach((server: unknown, i: number) => {
+    if (typeof obj(server)['url'] !== 'string')
+      violate(
+        'DOCS-OPENAPI-JSON',
+        'server-without-url',
+        `/docs/json: servers[${i}] has no url (a Server Object requires one): ${JSON.stringify(server)}`,
+      );
+  });
+}
 
 /** A quoted string in page or script text that resolves, relative to /docs, to /docs/json. */
 function namesDocument(text: string): boolean {

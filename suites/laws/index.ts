@@ -3,6 +3,7 @@ import { agentLaws } from '../agent/index.ts';
 import { agentFigures } from './agent-figures.ts';
 import { agentWindowDateRules } from './agents-window.ts';
 import { authLaws } from './auth.ts';
+import { conversationJsonOnRequest } from './conversation-json.ts';
 import { customFieldLaws } from './custom-fields.ts';
 import { docsLaws } from './docs.ts';
 import { swaggerUiAssets } from './docs-assets.ts';
@@ -28,6 +29,7 @@ export const allLaws: readonly Law[] = [
   ...docsLaws,
   swaggerUiAssets,
   ...schemaLaws,
+  conversationJsonOnRequest,
   ...authLaws,
   ...statusLaws,
   sharedIds,

@@ -1,8 +1,9 @@
 import { ingestionBatch } from '../../src/arbitraries/index.ts';
-import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law } from '../../src/conformance/kit/law.ts';
+import { DAY_MS, historyWindow } from './discover.ts';
 import { hardExternalIds } from './hard-ids.ts';
-import { arr, call, expectConforming, obj } from './support.ts';
+import { arr, call, expectConforming, num, obj, str } from './support.ts';
 
 export const ingestionAccepted: Law = {
   id: 'ingestion.accepted',
@@ -55,4 +56,73 @@ export const ingestionAccepted: Law = {
     }),
 };
 
-export const ingestionLaws: readonly Law[] = [ingestionAccepted];
+/** Records of the figures law: more than a store keeps spare for new actions is the point. */
+const FIGURES_RECORDS = 60;
+
+/**
+ * The action list's figures agree with its own data however ingestion went: a batch of records, each
+ * its own thread and dated back across the history window, is ingested, and then every page of the
+ * window that holds all its matches (totalRecords <= pageSize) has exactly totalRecords distinct
+ * actions and totalPages 1. Nothing is presumed of the records (spec section 6: processing is not
+ * observable; they may or may not have become actions yet): only that an answer counts what it holds.
+ */
+export const listFiguresAfterIngestion: Law = {
+  id: 'ingestion.list-figures-after',
+  group: 'ingestion',
+  title:
+    'after a back-dated batch is ingested, an action list page that holds all its matches counts exactly its distinct actions',
+  ruleIds: ['LIST-PAGESIZE-BOUNDS-DATA', 'LIST-RESPONSE-ENVELOPE', 'ING-202-ACCEPTED'],
+  needs: { keys: ['ingest', 'read'], writes: true },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const records = Array.from({ length: FIGURES_RECORDS }, (_, i) => ({
+        externalId: ctx.unique('fig'),
+        threadExternalId: ctx.unique('fig-thread'),
+        authorId: ctx.unique('author'),
+        authorName: 'cca-kit conformance',
+        body: 'a record ingested to check the list figures (conformance check)',
+        createdAt: new Date(ctx.now() - ((i % 30) + 1) * DAY_MS).toISOString(),
+        recordType: 'post',
+      }));
+      const res = await call(ctx, 'ingestRecords', {
+        auth: 'ingest',
+        json: {
+          platform: 'CUSTOM_FORM',
+          serverId: ctx.unique('server'),
+          serverName: 'cca-kit conformance',
+          records,
+        },
+      });
+      expectConforming(ctx, 'ingestRecords', res, { status: 202, statusRule: 'ING-202-ACCEPTED' });
+      for (let i = 0; i < 5; i++) await ctx.poll();
+      let checks = 0;
+      for (const sortBy of ['createdAt', 'updatedAt']) {
+        const query = { ...historyWindow(ctx), pageSize: 500, sortBy };
+        const list = await call(ctx, 'listActions', { auth: 'read', query });
+        const ok = expectConforming(ctx, 'listActions', list, {
+          status: 200,
+          statusRule: 'LIST-RESPONSE-ENVELOPE',
+        });
+        const body = obj(ok.parsed);
+        const total = num(body['totalRecords']);
+        const ids = new Set(arr(body['data']).map((a) => str(obj(a)['actionId'])));
+        if (total === undefined || total > 500) continue;
+        checks += 1;
+        if (ids.size !== total || arr(body['data']).length !== total)
+          violate(
+            'LIST-PAGESIZE-BOUNDS-DATA',
+            'figures-after-ingestion',
+            `listActions sortBy=${sortBy} over the history window, after a back-dated ingestion: totalRecords ${total}, but data holds ${arr(body['data']).length} records (${ids.size} distinct actions) at pageSize 500`,
+          );
+        if (num(body['totalPages']) !== (total === 0 ? 0 : 1))
+          violate(
+            'LIST-RESPONSE-ENVELOPE',
+            'total-pages-after-ingestion',
+            `listActions sortBy=${sortBy}: totalPages ${String(body['totalPages'])} for totalRecords ${total} at pageSize 500`,
+          );
+      }
+      return checks;
+    }),
+};
+
+export const ingestionLaws: readonly Law[] = [ingestionAccepted, listFiguresAfterIngestion];

@@ -243,3 +243,62 @@ export const moderationBatchSize: Law = {
       return cases.length;
     }),
 };
+
+/**
+ * The batch judges each case as the single route does (spec 4.15: a rejected item may carry `code`,
+ * `missingFields` and `invalidFields`, the names section 7 gives the single route's refusal): every
+ * aimed case just outside a constraint, sent as an item of a batch, is `rejected`, and when it says
+ * why, its code and field lists fit the kind of fault. The cases aimed at `externalId` stay out: the
+ * result of an item without a usable externalId names nothing to check against.
+ */
+export const moderationBatchItemInputs: Law = {
+  id: 'inputs.moderation-batch-items',
+  group: 'inputs',
+  title:
+    'moderation batch: every case just outside a constraint is a rejected item whose code and field lists fit the fault',
+  ruleIds: [
+    'MOD-BATCH-REJECTED-DETAILS',
+    'ERR-MODERATION-CODE-KIND',
+    'MOD-BATCH-ITEM-ISOLATION',
+    'AUTH-WRITE-KEY-WRITE-ROUTES',
+  ],
+  needs: { keys: ['write'], writes: true },
+  run: (ctx) => {
+    const [base] = fc.sample(moderationSubmission({ externalIdPrefix: ctx.prefix }), {
+      seed: ctx.seed,
+      numRuns: 1,
+    });
+    const cases = moderationCases(ctx, base).filter(
+      (c) => !c.valid && c.path.length > 0 && c.path[0] !== 'externalId',
+    );
+    return runExamples(ctx, async () => {
+      for (let start = 0; start < cases.length; start += 100) {
+        const chunk = cases.slice(start, start + 100);
+        const res = await call(ctx, 'submitModerationBatch', {
+          auth: 'write',
+          json: { cases: chunk.map((c) => normalizeSubmission(ctx, c)) },
+        });
+        expectConforming(ctx, 'submitModerationBatch', res, {
+          status: 202,
+          statusRule: 'MOD-BATCH-ITEM-ISOLATION',
+          what: `submitModerationBatch with ${chunk.length} invalid cases`,
+          before: (parsed) => {
+            const results = arr(obj(parsed)['results']).map(obj);
+            chunk.forEach((c, i) => {
+              const r = results[i];
+              if (r === undefined) return;
+              if (r['status'] !== 'rejected')
+                violate(
+                  'MOD-BATCH-REJECTED-DETAILS',
+                  `aimed-item:${String(r['status'])}`,
+                  `batch item ${i} with ${c.description} was ${JSON.stringify(r['status'])}, expected rejected`,
+                );
+              else checkModerationRefusal(r, c, 'MOD-BATCH-REJECTED-DETAILS');
+            });
+          },
+        });
+      }
+      return cases.length;
+    });
+  },
+};

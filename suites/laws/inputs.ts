@@ -1,6 +1,11 @@
 import type { Law } from '../../src/conformance/kit/law.ts';
 import { ingestionInputs } from './inputs-ingestion.ts';
-import { moderationBatchSize, moderationGenerated, moderationSingleInputs } from './inputs-moderation.ts';
+import {
+  moderationBatchItemInputs,
+  moderationBatchSize,
+  moderationGenerated,
+  moderationSingleInputs,
+} from './inputs-moderation.ts';
 import { fullFilterCombos, legacyFilters, listQuery, searchQuery } from './inputs-query.ts';
 
 /** The `inputs` group: generated valid inputs must succeed, inputs aimed at a constraint must be refused. */
@@ -12,5 +17,6 @@ export const inputLaws: readonly Law[] = [
   moderationSingleInputs,
   moderationGenerated,
   moderationBatchSize,
+  moderationBatchItemInputs,
   ingestionInputs,
 ];
