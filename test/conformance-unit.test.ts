@@ -437,4 +437,38 @@ describe('shrinking', () => {
     expect(first?.ruleId).toBe('R-LARGE');
     expect(first?.counterexample).toBe(1000);
   });
+
+  it('shrink: false (--no-shrink) reports the first failing case as found, not a shrunk one', async () => {
+    let firstFailing: number | undefined;
+    const laws: Law[] = [
+      {
+        id: 'u.no-shrink',
+        group: 'u',
+        title: 'no shrink',
+        ruleIds: ['R-LARGE'],
+        needs: { keys: [] },
+        run: (ctx) =>
+          runProperty(ctx, fc.integer({ min: 0, max: 1_000_000 }), async (n) => {
+            if (n >= 1000) {
+              firstFailing ??= n;
+              violate('R-LARGE', 'large', `${n} is large`);
+            }
+          }),
+      },
+    ];
+    const rules = [{ id: 'R-LARGE', title: 'R-LARGE', section: '1', check: 'live' as const }];
+    const report = await runConformance(
+      { target: { baseUrl: 'http://127.0.0.1:9', keys: {} }, seed: 5, runs: 50, shrink: false },
+      { laws, contract, rules },
+    );
+    const failure = report.laws[0]?.failures[0];
+    expect(failure?.ruleId).toBe('R-LARGE');
+    expect(failure?.counterexample).toBe(firstFailing);
+    expect(firstFailing).toBeGreaterThan(1000);
+    const shrunk = await runConformance(
+      { target: { baseUrl: 'http://127.0.0.1:9', keys: {} }, seed: 5, runs: 50 },
+      { laws, contract, rules },
+    );
+    expect(shrunk.laws[0]?.failures[0]?.counterexample).toBe(1000);
+  });
 });

@@ -53,6 +53,8 @@ Options:
                             both when it offers both; each agent finding names its revision
   --seed N                  seed of every generated case (default: random, printed)
   --runs N                  generated cases per property (default 20)
+  --no-shrink               report each failing case as found instead of shrinking it to a smaller one
+                            (faster when only the verdict matters)
   --only LIST               law ids, groups or rule ids (comma-separated, repeatable; trailing * matches a prefix)
   --skip LIST               the same, to leave out
   --allow-writes            create moderation cases, ingested records, custom-field values (default on only for loopback)
@@ -142,6 +144,7 @@ export async function runConformCommand(
       'mcp-revision': { type: 'string' },
       seed: { type: 'string' },
       runs: { type: 'string' },
+      shrink: { type: 'boolean' },
       only: { type: 'string', multiple: true },
       skip: { type: 'string', multiple: true },
       'allow-writes': { type: 'boolean' },
@@ -242,6 +245,7 @@ export async function runConformCommand(
       skip: list(values.skip),
       ...(seed === undefined ? {} : { seed }),
       ...(runs === undefined ? {} : { runs }),
+      ...(values.shrink === undefined ? {} : { shrink: values.shrink }),
       ...(values['allow-writes'] === undefined ? {} : { allowWrites: values['allow-writes'] }),
       ...(values['custom-field-writes'] === undefined
         ? {}

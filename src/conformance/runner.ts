@@ -405,6 +405,7 @@ export async function runConformance(
         contract: deps.contract,
         seed: opts.seed,
         runs: opts.runs,
+        shrink: opts.shrink,
         runId: opts.runId,
         prefix,
         allowWrites: opts.allowWrites,

@@ -64,6 +64,8 @@ export async function runAgentMutant(
         },
         seed: options.seed ?? 7,
         runs: options.runs ?? 5,
+        // Detection is the verdict asked for here: the first failing case names the rule as well.
+        shrink: false,
       },
       { laws },
     );

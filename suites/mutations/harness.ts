@@ -44,6 +44,8 @@ export async function runMutant(
         target: running.target,
         seed: options.seed ?? 7,
         runs: options.runs ?? 10,
+        // Detection is the verdict asked for here: the first failing case names the rule as well.
+        shrink: false,
         // REST faults are the REST laws' to find; the agent interface has its own harness (agent-harness.ts).
         skip: ['agent'],
         ...(options.targeted === true && mutant.control !== true ? { only: [...mutant.expect] } : {}),

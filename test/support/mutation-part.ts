@@ -18,7 +18,9 @@ export function mutationPart(part: 0 | 1): void {
           ? `control ${mutant.id} passes: ${mutant.description}`
           : `${mutant.id} is detected as ${mutant.expect[0]}: ${mutant.description}`;
       it(title, async () => {
-        const result = await runMutant(mutant, { seed: 5, runs: 5 });
+        // A fault runs only the laws naming its expected rules: a whole-suite run fails wherever these
+        // do, so it proves no more and costs five times as long. Controls still run every REST law.
+        const result = await runMutant(mutant, { seed: 5, runs: 5, targeted: true });
         if (mutant.control !== true) found.push(result.ok);
         const failures = result.report.laws.flatMap((l) =>
           l.outcome.kind === 'failed' ? [`${l.lawId}: ${l.outcome.ruleId}: ${l.outcome.message}`] : [],

@@ -188,7 +188,7 @@ export async function runProperty<T>(
   const details = await fc.check(property, {
     seed: ctx.seed,
     numRuns: options.runs ?? ctx.runs,
-    endOnFailure: options.shrink === false,
+    endOnFailure: options.shrink === false || ctx.shrink === false,
   });
   if (!details.failed) return { kind: 'passed', ruleIds: ctx.ruleIds, checks: details.numRuns };
   if (isBudgetExhausted(details.errorInstance)) {

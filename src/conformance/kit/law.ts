@@ -35,6 +35,8 @@ export interface LawContext {
   readonly seed: number;
   /** Generated cases per property. */
   readonly runs: number;
+  /** False: a failing case is reported as found, not shrunk (default true). */
+  readonly shrink?: boolean;
   readonly runId: string;
   /** `cca-conform-<runId>-`: every external id the run creates starts with it. */
   readonly prefix: string;

@@ -28,6 +28,12 @@ export interface ConformanceOptions {
   readonly seed?: number;
   /** Generated cases per property (default 20). */
   readonly runs?: number;
+  /**
+   * Shrink a failing case to a smaller one before reporting it (default true). False reports the
+   * first failing case as found: a gate that only needs the verdict, or a harness that runs the suite
+   * against many faulty deployments, is spared the re-runs shrinking costs.
+   */
+  readonly shrink?: boolean;
   /** Law ids, groups or rule ids to run (empty: all). */
   readonly only?: readonly string[];
   /** Law ids, groups or rule ids to leave out. */
@@ -85,6 +91,7 @@ export interface NormalizedOptions {
     };
   readonly seed: number;
   readonly runs: number;
+  readonly shrink: boolean;
   readonly only: readonly string[];
   readonly skip: readonly string[];
   readonly allowWrites: boolean;
@@ -166,6 +173,7 @@ export function normalizeOptions(options: ConformanceOptions): NormalizedOptions
     },
     seed,
     runs: positiveInt('runs', options.runs ?? 20),
+    shrink: options.shrink ?? true,
     only: options.only ?? [],
     skip: options.skip ?? [],
     allowWrites: options.allowWrites ?? loopback,
