@@ -8,6 +8,7 @@ import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { agentLaws } from '../suites/agent/index.ts';
 import { startMockTarget } from '../suites/target.ts';
+import { scaled } from './support/timeouts.ts';
 
 describe('the whole agent suite against our own mock', () => {
   for (const [seed, mcpRevision] of [
@@ -16,7 +17,7 @@ describe('the whole agent suite against our own mock', () => {
     [3, '2025-11-25'],
   ] as const) {
     it(`passes every agent law with seed ${seed} over MCP ${mcpRevision}, none left unrun`, {
-      timeout: 120_000,
+      timeout: scaled(120_000),
     }, async () => {
       const running = await startMockTarget({ seed });
       try {

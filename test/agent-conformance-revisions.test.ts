@@ -12,6 +12,7 @@ import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { agentLaws } from '../suites/agent/index.ts';
 import { startMockTarget } from '../suites/target.ts';
+import { scaled } from './support/timeouts.ts';
 
 type Running = Awaited<ReturnType<typeof startMockTarget>>;
 let running: Running;
@@ -90,7 +91,7 @@ async function run(mcpRevision: McpRevision, mcpUrl?: string) {
 
 describe('cca-kit conform --only agent over both MCP revisions', () => {
   it('passes against the mock over the stateless 2026-07-28 revision, none left unrun', {
-    timeout: 150_000,
+    timeout: scaled(150_000),
   }, async () => {
     const { report, text } = await run('2026-07-28');
     expect(report.ok, text).toBe(true);
@@ -98,7 +99,7 @@ describe('cca-kit conform --only agent over both MCP revisions', () => {
   });
 
   it('a fault in the stateless revision only: the 2026-07-28 run fails naming it, 2025-11-25 passes', {
-    timeout: 250_000,
+    timeout: scaled(250_000),
   }, async () => {
     const stateless = await run('2026-07-28', `${proxyUrl}/mcp`);
     expect(stateless.report.ok).toBe(false);

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_MUTANTS } from '../suites/mutations/agent-harness.ts';
 import { describeAgentMutants } from '../suites/mutations/agent-vitest.ts';
+import { scaled } from './support/timeouts.ts';
 
 describe('agent mutation harness', () => {
   it('has at least 15 faults and 2 controls', () => {
@@ -14,4 +15,4 @@ describe('agent mutation harness', () => {
   });
 });
 
-describeAgentMutants(0, 2);
+describeAgentMutants(0, 2, scaled(120_000));

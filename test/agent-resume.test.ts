@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../mocks/agent/sandbox/index.ts';
 import { createOperationsHarness } from './agent-operations-support.ts';
+import { scaled } from './support/timeouts.ts';
 
 const h = createOperationsHarness({ actions: 150 });
 const RANGE = { relative: { unit: 'year', count: 50 } };
@@ -62,42 +63,46 @@ interface Envelope {
 }
 
 describe('execute resume points', () => {
-  it('AGENT-MCP-LONG-EXPORT-RESUMES-WITH-CURSOR: following truncated.result.resume until done gathers every item once, in order', async () => {
-    const expected = await allIds();
-    let cutRuns = 0;
-    expect(expected.length).toBeGreaterThan(50);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: 60 }),
-        fc.constantFrom(6_000, 9_000, 14_000, 23_000, 40_000),
-        fc.integer({ min: 1, max: 8 }),
-        async (limit, resultBytes, pages) => {
-          const sandbox = sandboxFor(resultBytes);
-          const gathered: string[] = [];
-          let start: unknown = { dateRange: RANGE, limit };
-          let cuts = 0;
-          for (let run = 0; run < 400; run++) {
-            const outcome = await sandbox.runScript(h.context('reporting'), script(start, pages));
-            if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure).slice(0, 500));
-            const envelope = outcome.value as unknown as Envelope;
-            gathered.push(...envelope.result.items.map((i) => i.actionId));
-            const cut = envelope.truncated.result;
-            if (cut !== null) {
-              cuts += 1;
-              if (cut.resume === null) throw new Error(`cut without a resume point: ${cut.message}`);
-              start = cut.resume.input;
-              continue;
+  it(
+    'AGENT-MCP-LONG-EXPORT-RESUMES-WITH-CURSOR: following truncated.result.resume until done gathers every item once, in order',
+    async () => {
+      const expected = await allIds();
+      let cutRuns = 0;
+      expect(expected.length).toBeGreaterThan(50);
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: 60 }),
+          fc.constantFrom(6_000, 9_000, 14_000, 23_000, 40_000),
+          fc.integer({ min: 1, max: 8 }),
+          async (limit, resultBytes, pages) => {
+            const sandbox = sandboxFor(resultBytes);
+            const gathered: string[] = [];
+            let start: unknown = { dateRange: RANGE, limit };
+            let cuts = 0;
+            for (let run = 0; run < 400; run++) {
+              const outcome = await sandbox.runScript(h.context('reporting'), script(start, pages));
+              if (!outcome.ok) throw new Error(JSON.stringify(outcome.failure).slice(0, 500));
+              const envelope = outcome.value as unknown as Envelope;
+              gathered.push(...envelope.result.items.map((i) => i.actionId));
+              const cut = envelope.truncated.result;
+              if (cut !== null) {
+                cuts += 1;
+                if (cut.resume === null) throw new Error(`cut without a resume point: ${cut.message}`);
+                start = cut.resume.input;
+                continue;
+              }
+              if (envelope.result.nextCursor === null) break;
+              start = { ...(start as object), cursor: envelope.result.nextCursor };
             }
-            if (envelope.result.nextCursor === null) break;
-            start = { ...(start as object), cursor: envelope.result.nextCursor };
-          }
-          expect(gathered).toEqual(expected);
-          if (cuts > 0) cutRuns += 1;
-        },
-      ),
-      { numRuns: 12, seed: 30 },
-    );
-    // The property is about cut answers: most runs must have been cut at least once.
-    expect(cutRuns).toBeGreaterThan(6);
-  }, 120_000);
+            expect(gathered).toEqual(expected);
+            if (cuts > 0) cutRuns += 1;
+          },
+        ),
+        { numRuns: 12, seed: 30 },
+      );
+      // The property is about cut answers: most runs must have been cut at least once.
+      expect(cutRuns).toBeGreaterThan(6);
+    },
+    scaled(120_000),
+  );
 });

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Installed, packAndInstall, ROOT, runIn } from './package/install.ts';
 import { type Snippet, snippetsOf } from './package/snippets/extract.ts';
+import { scaled } from './support/timeouts.ts';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
@@ -74,7 +75,7 @@ beforeAll(async () => {
     await mkdir(dirname(target), { recursive: true });
     await symlink(join(ROOT, 'node_modules', name), target, 'dir');
   }
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await installed?.remove();
@@ -109,46 +110,56 @@ describe('the code blocks of the README and docs/, against the installed package
     expect(run).toBeGreaterThanOrEqual(snippets.filter((s) => s.mode === 'no-check').length);
   });
 
-  it('type-check with the imports a user would copy', async () => {
-    const result = await runIn(project(), process.execPath, [TSC, '-p', 'tsconfig.json'], {
-      timeoutMs: 240_000,
-    });
-    const errors: Record<string, string[]> = {};
-    for (const line of result.stdout.split('\n')) {
-      const at = /^snippets\/([^(]+)\((\d+),\d+\): (error .*)$/.exec(line);
-      // An error outside the snippets (the configuration, a package's types) is reported under tsc.
-      const snippet = at === null ? undefined : snippets.find((s) => s.file === at[1]);
-      const key = snippet?.origin ?? (at === null ? 'tsc' : (at[1] ?? ''));
-      if (at === null && !/error TS/.test(line)) continue;
-      errors[key] = [...(errors[key] ?? []), at === null ? line : `line ${at[2]}: ${at[3]}`];
-    }
-    expect(errors).toEqual({});
-  }, 300_000);
-
-  it('run to completion with plain node (a test file block: its tests pass under vitest)', async () => {
-    const failed: Record<string, string> = {};
-    for (const snippet of snippets.filter((s) => s.mode === 'run')) {
-      const compiled = `out/${snippet.file.replace(/\.ts$/, '.js')}`;
-      const result = usesVitest(snippet)
-        ? await runIn(project(), process.execPath, [VITEST, 'run', compiled], { timeoutMs: 120_000 })
-        : await runIn(
-            project(),
-            process.execPath,
-            [
-              '--input-type=module',
-              '-e',
-              `await import(${JSON.stringify(`./${compiled}`)}); process.exit(0);`,
-            ],
-            { timeoutMs: 60_000 },
-          );
-      if (result.code !== 0) {
-        failed[snippet.origin] = `${result.stdout}\n${result.stderr}`
-          .trim()
-          .split('\n')
-          .slice(0, 12)
-          .join('\n');
+  it(
+    'type-check with the imports a user would copy',
+    async () => {
+      const result = await runIn(project(), process.execPath, [TSC, '-p', 'tsconfig.json'], {
+        timeoutMs: scaled(240_000),
+      });
+      const errors: Record<string, string[]> = {};
+      for (const line of result.stdout.split('\n')) {
+        const at = /^snippets\/([^(]+)\((\d+),\d+\): (error .*)$/.exec(line);
+        // An error outside the snippets (the configuration, a package's types) is reported under tsc.
+        const snippet = at === null ? undefined : snippets.find((s) => s.file === at[1]);
+        const key = snippet?.origin ?? (at === null ? 'tsc' : (at[1] ?? ''));
+        if (at === null && !/error TS/.test(line)) continue;
+        errors[key] = [...(errors[key] ?? []), at === null ? line : `line ${at[2]}: ${at[3]}`];
       }
-    }
-    expect(failed).toEqual({});
-  }, 300_000);
+      expect(errors).toEqual({});
+    },
+    scaled(300_000),
+  );
+
+  it(
+    'run to completion with plain node (a test file block: its tests pass under vitest)',
+    async () => {
+      const failed: Record<string, string> = {};
+      for (const snippet of snippets.filter((s) => s.mode === 'run')) {
+        const compiled = `out/${snippet.file.replace(/\.ts$/, '.js')}`;
+        const result = usesVitest(snippet)
+          ? await runIn(project(), process.execPath, [VITEST, 'run', compiled], {
+              timeoutMs: scaled(120_000),
+            })
+          : await runIn(
+              project(),
+              process.execPath,
+              [
+                '--input-type=module',
+                '-e',
+                `await import(${JSON.stringify(`./${compiled}`)}); process.exit(0);`,
+              ],
+              { timeoutMs: 60_000 },
+            );
+        if (result.code !== 0) {
+          failed[snippet.origin] = `${result.stdout}\n${result.stderr}`
+            .trim()
+            .split('\n')
+            .slice(0, 12)
+            .join('\n');
+        }
+      }
+      expect(failed).toEqual({});
+    },
+    scaled(300_000),
+  );
 });

@@ -19,6 +19,7 @@ import {
   ROOT,
   runIn,
 } from './package/install.ts';
+import { scaled } from './support/timeouts.ts';
 
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
@@ -44,7 +45,7 @@ let installed: Installed | undefined;
 beforeAll(async () => {
   installed = await packAndInstall({ folder: LEAN_CORE, withMsw: false });
   await cp(join(ROOT, 'test/package/lean'), installed.project, { recursive: true });
-}, 300_000);
+}, scaled(300_000));
 
 afterAll(async () => {
   await installed?.remove();

@@ -19,6 +19,7 @@ import keys from '../fixtures/keys.json' with { type: 'json' };
 import { contract } from '../src/contract/index.ts';
 import { type RunningTarget, startMockTarget } from '../suites/target.ts';
 import { ROOT } from './support/processes.ts';
+import { scaled } from './support/timeouts.ts';
 
 const JAR = join(ROOT, 'node_modules', 'specmatic', 'specmatic.jar');
 const CONTRACT = join(ROOT, 'contract', 'openapi.json');
@@ -89,7 +90,12 @@ async function runSpecmatic(baseUrl: string, key: string, filter: string): Promi
           `--junitReportDir=${dir}`,
           `--filter=${filter}`,
         ],
-        { cwd: dir, env: { ...process.env, ApiKey: key }, timeout: 150_000, maxBuffer: 64 * 1024 * 1024 },
+        {
+          cwd: dir,
+          env: { ...process.env, ApiKey: key },
+          timeout: scaled(150_000),
+          maxBuffer: 64 * 1024 * 1024,
+        },
         (_error, stdout, stderr) => resolve(`${stdout}\n${stderr}`),
       );
     });
@@ -194,25 +200,29 @@ describe('Specmatic replays the contract examples against the default mock', () 
     expect(checked).toHaveLength(29);
   });
 
-  it('runs every example scenario a key can satisfy, and all of them pass (29 of 29)', async () => {
-    expect(examplePairs().length).toBe(29);
-    const [main, ingest] = await Promise.all([
-      runSpecmatic(mock.target.baseUrl, READ_WRITE_KEY, `PATH!='${INGEST_PATH}'`),
-      runSpecmatic(mock.target.baseUrl, IMPORT_KEY, `PATH='${INGEST_PATH}'`),
-    ]);
-    const all = [...main, ...ingest];
-    expect(all.filter((s) => !s.passed).map((s) => s.name)).toEqual([]);
-    expect({ scenarios: all.length, passed: all.filter((s) => s.passed).length }).toEqual({
-      scenarios: 29,
-      passed: 29,
-    });
-    for (const name of [
-      'GET /docs/json -> 200',
-      "POST /v0/ingest/records -> 202/202 with the request from the example 'accepted'",
-    ])
-      expect(
-        all.some((s) => s.name.startsWith(name) && s.passed),
-        name,
-      ).toBe(true);
-  }, 240_000);
+  it(
+    'runs every example scenario a key can satisfy, and all of them pass (29 of 29)',
+    async () => {
+      expect(examplePairs().length).toBe(29);
+      const [main, ingest] = await Promise.all([
+        runSpecmatic(mock.target.baseUrl, READ_WRITE_KEY, `PATH!='${INGEST_PATH}'`),
+        runSpecmatic(mock.target.baseUrl, IMPORT_KEY, `PATH='${INGEST_PATH}'`),
+      ]);
+      const all = [...main, ...ingest];
+      expect(all.filter((s) => !s.passed).map((s) => s.name)).toEqual([]);
+      expect({ scenarios: all.length, passed: all.filter((s) => s.passed).length }).toEqual({
+        scenarios: 29,
+        passed: 29,
+      });
+      for (const name of [
+        'GET /docs/json -> 200',
+        "POST /v0/ingest/records -> 202/202 with the request from the example 'accepted'",
+      ])
+        expect(
+          all.some((s) => s.name.startsWith(name) && s.passed),
+          name,
+        ).toBe(true);
+    },
+    scaled(240_000),
+  );
 });

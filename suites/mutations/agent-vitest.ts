@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { renderConsoleReport } from '../../src/reporters/console.ts';
 import { AGENT_MUTANTS, runAgentMutant } from './agent-harness.ts';
 
-export function describeAgentMutants(part: number, parts: number): void {
+/** `timeoutMs` bounds each mutant's test; callers stretch it for a slow machine. */
+export function describeAgentMutants(part: number, parts: number, timeoutMs = 120_000): void {
   const mine = AGENT_MUTANTS.filter((_m, i) => i % parts === part);
   describe(`agent mutants (share ${part + 1} of ${parts})`, () => {
     for (const mutant of mine) {
       const what =
         mutant.control === true ? 'passes (control)' : `is detected naming ${mutant.expect.join(' or ')}`;
-      it(`${mutant.id} ${what}`, { timeout: 120_000 }, async () => {
+      it(`${mutant.id} ${what}`, { timeout: timeoutMs }, async () => {
         const result = await runAgentMutant(mutant, { targeted: true });
         const shown = `${mutant.description}\nfailed: ${result.failedRules.join(', ') || 'none'}; not run: ${result.notRun.join(', ') || 'none'}\n${renderConsoleReport({ ...result.report, rules: [] }, [])}`;
         expect(result.ok, shown).toBe(true);
