@@ -7,6 +7,7 @@ import { buildOperation } from './operation.ts';
 import { operations } from './operations.ts';
 import { recordSchemas } from './records.ts';
 import type { Json, Schema } from './schema.ts';
+import { withSchemaRules } from './schema-rules.ts';
 import { writeSchemas } from './writes.ts';
 
 const TAGS: { name: string; description: string }[] = [
@@ -46,6 +47,7 @@ function docsPaths(): Record<string, Json> {
                 // as any JSON ({}): Specmatic reads a typed free-form object by the shape of its first
                 // member and would fail every path item that differs from the first.
                 schema: {
+                  'x-rule': 'DOCS-OPENAPI-JSON',
                   type: 'object',
                   description: 'An OpenAPI 3.1 document describing this API.',
                   required: ['openapi', 'info', 'paths'],
@@ -97,7 +99,7 @@ function docsPaths(): Record<string, Json> {
             description: 'The Swagger UI page.',
             content: {
               'text/html': {
-                schema: { type: 'string' },
+                schema: { type: 'string', 'x-rule': 'DOCS-SWAGGER-UI' },
                 examples: {
                   page: { value: '<!doctype html><html><head><title>Swagger UI</title></head></html>' },
                 },
@@ -141,7 +143,7 @@ export function buildDocument(): Schema {
             'An API key of one organization. Profiles: Reporting (read), Write (write), Read and write (read, write), Import (ingest, ingest:read). Operations name the scope they need in x-required-scope.',
         },
       },
-      schemas: { ...recordSchemas, ...writeSchemas, ...envelopeSchemas },
+      schemas: withSchemaRules({ ...recordSchemas, ...writeSchemas, ...envelopeSchemas }),
     },
   };
 }

@@ -5,38 +5,16 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import rulesJson from '../../contract/rules.json' with { type: 'json' };
 import rulesSchema from '../../contract/rules.schema.json' with { type: 'json' };
+import { SPEC_OPERATIONS } from '../../test/spec-tables.ts';
 import { getRule, ruleGroup, rules, rulesByGroup, rulesFor } from './rules.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const specPath = path.resolve(repoRoot, '../shared/interface-spec.md');
 const openApiPath = path.resolve(repoRoot, 'contract/openapi.json');
 
-/** The spec's endpoint table (section 4, docs/ARCHITECTURE.md): the 17 `/v0` operations and the 2 docs routes. */
-const SPEC_OPERATIONS = [
-  { operationId: 'listActions', method: 'GET', path: '/v0/action/list' },
-  { operationId: 'getAction', method: 'GET', path: '/v0/action/{id}' },
-  { operationId: 'getCustomFields', method: 'GET', path: '/v0/actions/{actionId}/custom-fields' },
-  { operationId: 'updateCustomFields', method: 'PATCH', path: '/v0/actions/{actionId}/custom-fields' },
-  { operationId: 'listAgents', method: 'GET', path: '/v0/agents' },
-  { operationId: 'getAgent', method: 'GET', path: '/v0/agents/{id}' },
-  { operationId: 'listQueues', method: 'GET', path: '/v0/queues' },
-  { operationId: 'getTagAnalytics', method: 'GET', path: '/v0/analytics/tags' },
-  { operationId: 'getTagVolume', method: 'GET', path: '/v0/analytics/tags/volume' },
-  { operationId: 'getSentimentByDay', method: 'GET', path: '/v0/analytics/sentiment' },
-  { operationId: 'getSentimentByTag', method: 'GET', path: '/v0/analytics/sentiment/by-tag' },
-  { operationId: 'getEngagement', method: 'GET', path: '/v0/analytics/engagement' },
-  { operationId: 'searchConversations', method: 'GET', path: '/v0/conversations/search' },
-  { operationId: 'submitModerationCase', method: 'POST', path: '/v0/moderation/cases' },
-  { operationId: 'submitModerationBatch', method: 'POST', path: '/v0/moderation/cases/batch' },
-  { operationId: 'getModerationCase', method: 'GET', path: '/v0/moderation/cases/{caseId}' },
-  { operationId: 'ingestRecords', method: 'POST', path: '/v0/ingest/records' },
-  { operationId: 'getOpenApiDocument', method: 'GET', path: '/docs/json' },
-  { operationId: 'getSwaggerUi', method: 'GET', path: '/docs' },
-] as const;
-const V0_OPERATION_IDS = SPEC_OPERATIONS.filter((op) => op.path.startsWith('/v0/')).map(
-  (op) => op.operationId,
-);
-const ALL_OPERATION_IDS = new Set<string>(SPEC_OPERATIONS.map((op) => op.operationId));
+/** The spec's `/v0` operations (its endpoint table, restated once in test/spec-tables.ts) and its two docs routes. */
+const V0_OPERATION_IDS = SPEC_OPERATIONS.map((op) => op.operationId);
+const ALL_OPERATION_IDS = new Set<string>([...V0_OPERATION_IDS, 'getOpenApiDocument', 'getSwaggerUi']);
 
 /** Heading numbers of the spec (`## 1.` ... `## 9.`, `### 2.1` ...). Checked against the spec when it is present. */
 const SPEC_SECTIONS = new Set<string>([

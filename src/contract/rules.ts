@@ -1,5 +1,6 @@
 import auditJson from '../../contract/audit.json' with { type: 'json' };
 import rulesJson from '../../contract/rules.json' with { type: 'json' };
+import type { OperationsOf } from './rule-operations.ts';
 
 /**
  * Typed access to the rules catalog (`contract/rules.json`): every normative statement of the REST
@@ -38,6 +39,8 @@ export interface Rule {
   readonly section: string;
   /** operationIds the rule concerns (empty only for rules that concern no operation). */
   readonly operations: readonly string[];
+  /** The class of the contract's operations `operations` is written from, when it is one (rule-operations.ts). */
+  readonly operationsOf?: OperationsOf;
   readonly kind: RuleKind;
   readonly check: RuleCheck;
   /** What the spec leaves unstated; present when the rule touches a gap. */

@@ -1,6 +1,8 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
 import { describe, expect, it } from 'vitest';
+import { SCHEMA_RULES, withSchemaRules } from '../../contract/src/schema-rules.ts';
 import { contract } from '../../src/contract/index.ts';
-import type { Operation } from '../../src/contract/operations.ts';
+import { buildOperationTable, type Operation } from '../../src/contract/operations.ts';
 import { getRule, rules } from '../../src/contract/rules.ts';
 import { ingestKeyNoReporting, readKeyOnWriteRoutes, scopeCases, writeKeyNoIngest } from './auth.ts';
 import { operationsWithScope, scopeRuleOf, scopeRulesOf, statusesRuleOf } from './catalog-lookup.ts';
@@ -69,8 +71,15 @@ describe('the laws read scopes and rules from the contract and the catalog', () 
   it('the schema rule map has every operation of the contract, and each rule it names concerns that operation', () => {
     for (const op of contract.operations.keys()) {
       const named = schemaRulesOf(op);
-      expect(named.length, `${op}: add it to BY_OPERATION in suites/laws/rule-map.ts`).toBeGreaterThan(0);
+      expect(
+        named.length,
+        `${op}: give its response schemas x-rule in contract/src/schema-rules.ts`,
+      ).toBeGreaterThan(0);
       for (const id of named) expect(getRule(id).operations, `${id} in the catalog`).toContain(op);
+      // The body as a whole has a rule too: an issue at its top names it, not the general one.
+      expect(schemaRuleFor(op, 200, ''), `${op}: give its success schema an x-rule`).not.toBe(
+        'SCHEMA-JSON-BODIES',
+      );
     }
     for (const [op, id] of Object.entries(QUERY_PARAMS_RULE)) {
       expect(contract.operations.has(op), op).toBe(true);
@@ -92,5 +101,44 @@ describe('the laws read scopes and rules from the contract and the catalog', () 
             : 'ERR-GENERAL-BODY',
       );
     }
+  });
+
+  it('a schema issue names the x-rule the contract gives the schema on its way: change it in a copy and the rule follows', () => {
+    const copy = (edit: (schemas: Record<string, Record<string, unknown>>) => void) => {
+      const document = structuredClone(contract.document) as OpenAPIV3_1.Document;
+      edit((document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>);
+      const operations = buildOperationTable(document);
+      const getOperation = (id: string) => operations.get(id) ?? contract.getOperation(id);
+      return { document, operations, getOperation };
+    };
+    expect(schemaRuleFor('getAction', 200, '/user/email')).toBe('SCHEMA-ACTION-USER');
+    expect(schemaRuleFor('listAgents', 200, '/data/3/workload/x')).toBe('SCHEMA-WORKLOAD');
+    expect(schemaRuleFor('listAgents', 200, '/data/3')).toBe('SCHEMA-AGENT-ENTRY');
+    expect(schemaRuleFor('listAgents', 200, '/success')).toBe('AGENT-LIST-ENVELOPE');
+    // The outer of two schemas at one place names it: a search item is an action summary too.
+    expect(schemaRuleFor('searchConversations', 200, '/data/0')).toBe(
+      'SCHEMA-CONVERSATION-SEARCH-ITEM-REQUIRED-KEYS',
+    );
+    expect(schemaRuleFor('searchConversations', 200, '/data/0/tags/1')).toBe('SCHEMA-TAG-VALUE-GROUP');
+
+    const renamed = copy((schemas) => {
+      if (schemas['Workload']) schemas['Workload']['x-rule'] = 'SCHEMA-AGENT-ENTRY-WORKLOAD';
+    });
+    expect(schemaRuleFor('listAgents', 200, '/data/3/workload/x', renamed)).toBe(
+      'SCHEMA-AGENT-ENTRY-WORKLOAD',
+    );
+    expect(schemaRulesOf('listAgents', renamed)).toContain('SCHEMA-AGENT-ENTRY-WORKLOAD');
+    const removed = copy((schemas) => {
+      delete schemas['Workload']?.['x-rule'];
+    });
+    expect(schemaRuleFor('listAgents', 200, '/data/3/workload/x', removed)).toBe('SCHEMA-AGENT-ENTRY');
+    expect(schemaRulesOf('listAgents', removed)).not.toContain('SCHEMA-WORKLOAD');
+  });
+
+  it('contract/src/schema-rules.ts names schemas of the contract and rules of the catalog', () => {
+    for (const [at, id] of Object.entries(SCHEMA_RULES)) expect(getRule(id).id, at).toBe(id);
+    expect(() => withSchemaRules({ Tag: { type: 'object' } })).toThrow(
+      /"ActionSummary properties tags" is no schema/,
+    );
   });
 });

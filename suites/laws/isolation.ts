@@ -21,14 +21,11 @@ const NAME: Readonly<Record<Side, string>> = {
   otherOrgRead: 'the other organization',
 };
 
-/** The analytics routes, each read with the same settled window by both keys. */
-export const ANALYTICS_OPS = [
-  'getTagAnalytics',
-  'getTagVolume',
-  'getSentimentByDay',
-  'getSentimentByTag',
-  'getEngagement',
-] as const;
+/** The analytics routes (the contract's tag Analytics), each read with the same settled window by both keys. */
+const analyticsOperations = (ctx: LawContext): string[] =>
+  [...ctx.contract.operations.values()]
+    .filter((op) => op.tags.includes('Analytics'))
+    .map((op) => op.operationId);
 
 /** What a record is, beyond its id: two organizations' records under one id differ in these. */
 function fingerprint(record: Json): string {
@@ -86,7 +83,7 @@ async function answersOf(ctx: LawContext, auth: Side): Promise<Answers> {
     obj,
   );
   const analytics = new Map<string, unknown>();
-  for (const op of ANALYTICS_OPS) {
+  for (const op of analyticsOperations(ctx)) {
     const res = await call(ctx, op, { auth, query: settled });
     analytics.set(op, obj(expectConforming(ctx, op, res, { status: 200 }).parsed)['data']);
   }
@@ -137,8 +134,7 @@ function compareAnswers(mine: Answers, theirs: Answers): number {
   // The two organizations hold different actions (proven from their lists): the same non-empty
   // analysis over the same window for both is one organization's figures answered to the other.
   const differ = [...mine.actions.keys()].some((id) => !theirs.actions.has(id));
-  for (const op of ANALYTICS_OPS) {
-    const a = mine.analytics.get(op);
+  for (const [op, a] of mine.analytics) {
     checks += 1;
     if (differ && carriesFigures(a) && isDeepStrictEqual(a, theirs.analytics.get(op)))
       violate(
