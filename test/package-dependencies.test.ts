@@ -107,7 +107,8 @@ describe('runtime dependencies = what the compiled entry points import', () => {
       ...entryFiles('default'),
       join(ROOT, 'dist/src/cli/main.js'),
       join(ROOT, 'dist/src/cli/commands.js'),
-      // The CLI's bundle (scripts/build.js `bundleCli`): the same modules, packages kept external.
+      // The CLI's bundle (scripts/build.js `bundleCli`): the same modules, packages kept external
+      // (but two dependency-free ajv runtime helpers, bundled).
       join(ROOT, 'dist/cli/main.js'),
     ],
     '.js',
