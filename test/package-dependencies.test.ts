@@ -5,7 +5,7 @@
  * the entries expose, are compared with package.json's dependencies and peerDependencies. Run after
  * `npm run build` (`npm test` builds first).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -107,7 +107,8 @@ describe('runtime dependencies = what the compiled entry points import', () => {
       ...entryFiles('default'),
       join(ROOT, 'dist/src/cli/main.js'),
       join(ROOT, 'dist/src/cli/commands.js'),
-      // The CLI's bundle (scripts/build.js `bundleCli`): the same modules, packages kept external.
+      // The CLI's bundle (scripts/build.js `bundleCli`): the same modules, packages kept external
+      // (but two dependency-free ajv runtime helpers, bundled).
       join(ROOT, 'dist/cli/main.js'),
     ],
     '.js',
@@ -160,6 +161,17 @@ describe('runtime dependencies = what the compiled entry points import', () => {
       expect(manifest.dependencies, tool).not.toHaveProperty(tool);
       expect(manifest.devDependencies, tool).toHaveProperty(tool);
     }
+  });
+
+  it("the CLI's bundle imports no ajv runtime helper: the precompiled validators' CommonJS is bundled in", () => {
+    // Left external, these two files were the only CommonJS `cca-kit mock` loaded before its first
+    // answer, and node's CommonJS loader cost a tenth of its start-up.
+    const bundle = join(ROOT, 'dist/cli');
+    const imported = readdirSync(bundle)
+      .filter((name) => name.endsWith('.js'))
+      .flatMap((name) => specifiersOf(readFileSync(join(bundle, name), 'utf8')));
+    expect(imported).toContain('ajv/dist/2020.js');
+    expect(imported.filter((s) => /^ajv(?:-formats)?\/dist\/(?:formats|runtime\/)/.test(s))).toEqual([]);
   });
 
   it('the CLI runs compiled JavaScript: bin/ loads the bundle built into dist/, with no TypeScript loader', () => {
