@@ -3,7 +3,7 @@
  * another endpoint (a wrong one makes them fail), `--skip agent` leaves them out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformCommand } from '../src/cli/conform.ts';
+import { runConformCommand } from '../src/cli/conform-command.ts';
 import type { CliIo } from '../src/cli/io.ts';
 import { KEY_ENV } from '../src/client/types.ts';
 import { type RunningTarget, startMockTarget } from './target.ts';

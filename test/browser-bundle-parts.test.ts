@@ -16,7 +16,7 @@ import { ROOT } from './package/install.ts';
 const FEATURE_MODULES = {
   violationLog: ['mocks/engine/violations/log.js', 'mocks/engine/violations/rule-index.generated.js'],
   chaos: ['mocks/engine/chaos/chaos.js'],
-  adminRoutes: ['mocks/engine/admin/part.js', 'mocks/engine/admin/core-routes.js'],
+  adminRoutes: ['mocks/engine/admin/part.js', 'mocks/engine/admin/engine-routes.js'],
   dataFiles: [
     'mocks/engine/data-file/validate.js',
     'mocks/engine/data-file/export.js',

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConformCommand } from '../src/cli/conform.ts';
+import { runConformCommand } from '../src/cli/conform-command.ts';
 import { KEY_ENV } from '../src/client/types.ts';
 import { MUTANTS } from '../suites/mutations/faults.ts';
 import { withHook } from '../suites/mutations/hook.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
-import { runConformCommand } from '../src/cli/conform.ts';
+import { runConformCommand } from '../src/cli/conform-command.ts';
 import { main } from '../src/cli/main.ts';
 import { KEY_ENV } from '../src/client/types.ts';
 import { runExamples, violate } from '../src/conformance/kit/check.ts';

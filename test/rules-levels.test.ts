@@ -30,7 +30,7 @@ describe('rule levels (contract/audit.json levels)', () => {
     }
   });
 
-  it('the known false alarms of issue 20 are classified: readings are should, the ad_policy refusal is must', () => {
+  it('the false alarms met on an independent deployment are classified: readings are should, the ad_policy refusal is must', () => {
     expect(levelOf('ENG-PLATFORMS-FILTER')).toBe('should');
     expect(levelOf('ERR-MODERATION-CODE-KIND')).toBe('should');
     expect(levelOf('MOD-AD-POLICY-MODE-REQUIRED')).toBe('must');

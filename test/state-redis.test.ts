@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
-import { runConformCommand } from '../src/cli/conform.ts';
+import { runConformCommand } from '../src/cli/conform-command.ts';
 import { KEY_ENV } from '../src/client/types.ts';
 import { mockKeys } from '../suites/target.ts';
 import { captureIo } from './support/cli-io.ts';

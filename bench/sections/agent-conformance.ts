@@ -72,7 +72,7 @@ export function renderAgentConformance(result: AgentConformanceResult, stamp: st
       `| ${r.seed} | ${r.seconds.toFixed(1)} | ${r.seconds < result.targetSeconds ? 'yes' : 'NO'} | ${r.passed}/${r.laws} | ${r.failed} | ${r.notRun} | ${r.requests} | ${r.checks} | ${r.slowest.map(([id, s]) => `${id} ${s} s`).join(', ')} |`,
   );
   return [
-    '## Agent conformance suite (issue 12)',
+    '## Agent conformance suite',
     '',
     `The whole agent suite (group \`agent\`, ${result.runs[0]?.laws ?? 0} laws) against the mock on loopback, ${result.runsPerProperty} cases per property. Target: under ${result.targetSeconds} s.`,
     '',

@@ -159,7 +159,7 @@ export function renderState(result: StateResult, stamp: string): string {
       ? ''
       : ` (${value >= base ? '+' : ''}${Math.round(((value - base) / base) * 100)} %)`;
   const lines = [
-    '## State stores: in memory, --state-file, Redis (issue 23)',
+    '## State stores: in memory, --state-file, Redis',
     '',
     stamp,
     '',

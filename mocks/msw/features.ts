@@ -13,7 +13,7 @@
  * await setupWorker(...mock.handlers).start();
  */
 import { createChaosAdmin } from '../engine/admin/chaos.ts';
-import { createDataCommands } from '../engine/admin/data.ts';
+import { createDataCommands } from '../engine/admin/data-file-routes.ts';
 import { adminRoutesPart } from '../engine/admin/part.ts';
 import { createViolationsAdmin } from '../engine/admin/violations.ts';
 import { createChaos } from '../engine/chaos/index.ts';

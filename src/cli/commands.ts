@@ -24,7 +24,7 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
   conform: {
     name: 'conform',
     summary: 'check a deployment (or the mock) against the contract and the rules catalog',
-    load: async () => (await import('./conform.ts')).conformCommand,
+    load: async () => (await import('./conform-command.ts')).conformCommand,
   },
   mcp: {
     name: 'mcp',

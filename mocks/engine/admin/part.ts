@@ -7,7 +7,7 @@
 
 import type { AdminRoutesPart } from '../parts.ts';
 import { chaosAdminRoutes } from './chaos.ts';
-import { coreAdminRoutes } from './core-routes.ts';
+import { coreAdminRoutes } from './engine-routes.ts';
 import { faultsAdminRoutes } from './faults.ts';
 import { createAdminDispatcher } from './index.ts';
 import { ingestionAdminRoutes } from './ingestion.ts';

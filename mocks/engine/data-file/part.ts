@@ -3,7 +3,7 @@
  * engine given this part loads `options.data` at start and at every reset, and applies
  * `PUT`/`POST /__mock/data` and `admin.replaceData`/`mergeData`.
  */
-import { dataAdminRoutes } from '../admin/data.ts';
+import { dataAdminRoutes } from '../admin/data-file-routes.ts';
 import type { DataFilesPart } from '../parts.ts';
 import { settleReplies } from '../replies/machine.ts';
 import { createDataAdmin } from './admin-ops.ts';
