@@ -117,6 +117,11 @@ export function checkModerationRefusal(
   }
 }
 
+/** One valid submission of the run's seed, external id under the run's prefix: the base of aimed cases. */
+function sampleSubmission(ctx: LawContext) {
+  return fc.sample(moderationSubmission({ externalIdPrefix: ctx.prefix }), { seed: ctx.seed, numRuns: 1 })[0];
+}
+
 export function moderationCases(ctx: LawContext, base: unknown): AimedCase[] {
   return aimedCases(component('ModerationSubmission'), base, {
     resolve: resolverOf(ctx),
@@ -141,10 +146,7 @@ export const moderationSingleInputs: Law = {
   ],
   needs: { keys: ['write'], writes: true },
   run: (ctx) => {
-    const [base] = fc.sample(moderationSubmission({ externalIdPrefix: ctx.prefix }), {
-      seed: ctx.seed,
-      numRuns: 1,
-    });
+    const base = sampleSubmission(ctx);
     const cases = moderationCases(ctx, base);
     return runExamples(ctx, async () => {
       for (const c of cases) {
@@ -219,10 +221,7 @@ export const moderationBatchSize: Law = {
   needs: { keys: ['write'], writes: true },
   run: (ctx) =>
     runExamples(ctx, async () => {
-      const [base] = fc.sample(moderationSubmission({ externalIdPrefix: ctx.prefix }), {
-        seed: ctx.seed,
-        numRuns: 1,
-      });
+      const base = sampleSubmission(ctx);
       const many = (n: number) =>
         Array.from({ length: n }, () => ({ ...base, externalId: ctx.unique('bs') }));
       const cases: readonly [string, unknown, number][] = [
@@ -264,10 +263,7 @@ export const moderationBatchItemInputs: Law = {
   ],
   needs: { keys: ['write'], writes: true },
   run: (ctx) => {
-    const [base] = fc.sample(moderationSubmission({ externalIdPrefix: ctx.prefix }), {
-      seed: ctx.seed,
-      numRuns: 1,
-    });
+    const base = sampleSubmission(ctx);
     const cases = moderationCases(ctx, base).filter(
       (c) => !c.valid && c.path.length > 0 && c.path[0] !== 'externalId',
     );
