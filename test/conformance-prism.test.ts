@@ -101,6 +101,9 @@ describe("against Prism's stateless mock of the contract", () => {
 
   const failed = () =>
     [...new Set(report.laws.flatMap((l) => (l.outcome.kind === 'failed' ? [l.outcome.ruleId] : [])))].sort();
+  // Every rule a law found failing, not only its first: a law goes on past a failure to its other rules.
+  const failedAnywhere = () =>
+    [...new Set(report.laws.flatMap((l) => l.failures.map((f) => f.ruleId)))].sort();
 
   it('schema checks pass: no schema, envelope, error-body or raw-identifier rule fails', () => {
     expect(failed().filter(isSchemaRule)).toEqual([]);
@@ -111,7 +114,7 @@ describe("against Prism's stateless mock of the contract", () => {
   });
 
   it('the stateful rules a stateless mock cannot honour are reported failing', () => {
-    expect(failed()).toEqual(expect.arrayContaining(PRISM_CANNOT_HONOUR));
+    expect(failedAnywhere()).toEqual(expect.arrayContaining(PRISM_CANNOT_HONOUR));
     expect(report.ok).toBe(false);
   });
 });

@@ -64,6 +64,11 @@ function extensionKeys(value: unknown, found: Set<string>): Set<string> {
   return found;
 }
 
+/** The keywords a validator of `doc` must accept as annotations: OpenAPI's own and every `x-` key used. */
+export function annotationKeywords(doc: unknown): string[] {
+  return [...OPENAPI_KEYWORDS, ...extensionKeys(doc, new Set())];
+}
+
 /** The component schemas of a document, by name. */
 export function componentSchemas(doc: OpenAPIV3_1.Document): Obj {
   return isObject(doc.components?.schemas) ? doc.components.schemas : {};
@@ -94,7 +99,7 @@ export function createAjv(
     ...(code === undefined ? {} : { code }),
   });
   addFormats(ajv);
-  for (const keyword of [...OPENAPI_KEYWORDS, ...extensionKeys(doc, new Set())]) {
+  for (const keyword of annotationKeywords(doc)) {
     if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
   }
   const schemas = componentSchemas(doc);

@@ -7,7 +7,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import dataSchema from '../../contract/data.schema.json' with { type: 'json' };
 import { contractDocument } from '../../src/contract/load.ts';
 import { addFormats, ClosureAjv } from '../../src/contract/schema-closures/index.ts';
-import { componentSchemas, rewriteRefs, SCHEMA_ID_PREFIX } from '../../src/contract/validator-schemas.ts';
+import {
+  annotationKeywords,
+  componentSchemas,
+  rewriteRefs,
+  SCHEMA_ID_PREFIX,
+} from '../../src/contract/validator-schemas.ts';
 
 const engine = process.argv[2] ?? 'closures';
 try {
@@ -16,7 +21,8 @@ try {
   const ajv = make();
   if (ajv instanceof ClosureAjv) addFormats(ajv);
   else ajv.addFormat('date-time', true).addFormat('uri', true);
-  for (const keyword of ['example', 'discriminator', 'xml', 'externalDocs', 'x-spec-gap'])
+  // The contract's own annotation keywords, as the package's validators accept them.
+  for (const keyword of annotationKeywords(contractDocument))
     if (!ajv.getKeyword(keyword)) ajv.addKeyword({ keyword });
   const names = Object.keys(componentSchemas(contractDocument));
   for (const name of names)

@@ -77,10 +77,15 @@ function withDataRanges(schema: Schema): Schema {
   };
 }
 
-/** A REST component schema with its `#/components/schemas/X` references pointed at `#/$defs/X`. */
+/**
+ * A REST component schema with its `#/components/schemas/X` references pointed at `#/$defs/X`, less
+ * the `x-rule` markers: they name the REST rule a schema states, which is nothing to a model.
+ */
 function restComponent(name: string): Schema {
   const schemas = contractDocument.components?.schemas as Record<string, unknown>;
-  const text = JSON.stringify(schemas[name]).replaceAll('"#/components/schemas/', '"#/$defs/');
+  const text = JSON.stringify(schemas[name], (key, value: unknown) =>
+    key === 'x-rule' ? undefined : value,
+  ).replaceAll('"#/components/schemas/', '"#/$defs/');
   return JSON.parse(text) as Schema;
 }
 
