@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../mocks/http/server.ts';
+import { scaled } from './support/timeouts.ts';
 
 const CONFORMANCE = join(
   dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
@@ -99,11 +100,15 @@ describe('official MCP conformance server scenarios against /mcp', () => {
     60_000,
   );
 
-  it('AGENT-MCP-DNS-REBINDING-REFUSED: the scenario fails when the guard is turned off (so it proves the guard)', async () => {
-    const checks = await runScenario(
-      await target({ agent: { originGuard: { enabled: false } } }),
-      'dns-rebinding-protection',
-    );
-    expect(checks.find((c) => c.id === 'localhost-host-rebinding-rejected')?.status).toBe('FAILURE');
-  }, 60_000);
+  it(
+    'AGENT-MCP-DNS-REBINDING-REFUSED: the scenario fails when the guard is turned off (so it proves the guard)',
+    async () => {
+      const checks = await runScenario(
+        await target({ agent: { originGuard: { enabled: false } } }),
+        'dns-rebinding-protection',
+      );
+      expect(checks.find((c) => c.id === 'localhost-host-rebinding-rejected')?.status).toBe('FAILURE');
+    },
+    scaled(60_000),
+  );
 });

@@ -10,6 +10,7 @@ import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import type { CliIo } from '../src/cli/io.ts';
 import { main } from '../src/cli/main.ts';
 import { answerData } from './agent-answer.ts';
+import { scaled } from './support/timeouts.ts';
 
 let mock: MockServer;
 let readWrite: string;
@@ -149,12 +150,14 @@ describe('/mcp on the mock port', () => {
     expect(unknown.status).toBe(404);
   });
 
-  it('AGENT-MCP-READ-KEY-WRITE-FORBIDDEN: over HTTP, execute reads with a reporting key and a write throws forbidden naming scope write', async () => {
-    const { client } = await connect(reporting, false);
-    const result = await client.callTool({
-      name: 'execute',
-      arguments: {
-        script: `
+  it(
+    'AGENT-MCP-READ-KEY-WRITE-FORBIDDEN: over HTTP, execute reads with a reporting key and a write throws forbidden naming scope write',
+    async () => {
+      const { client } = await connect(reporting, false);
+      const result = await client.callTool({
+        name: 'execute',
+        arguments: {
+          script: `
           const page = await call('query.search.actions', { limit: 2 });
           let refused = null;
           try {
@@ -163,53 +166,63 @@ describe('/mcp on the mock port', () => {
             refused = String(error.message);
           }
           return { ids: page.items.map((a) => a.actionId), refused };`,
-      },
-    });
-    expect(result.isError ?? false).toBe(false);
-    const value = (answerData(result) as { result: { ids: unknown[]; refused: string | null } }).result;
-    expect(value.ids.every((id) => typeof id === 'string')).toBe(true);
-    expect(value.refused).toMatch(/forbidden|FORBIDDEN/i);
-    expect(value.refused).toMatch(/write/);
-    await client.close();
-  }, 30_000);
+        },
+      });
+      expect(result.isError ?? false).toBe(false);
+      const value = (answerData(result) as { result: { ids: unknown[]; refused: string | null } }).result;
+      expect(value.ids.every((id) => typeof id === 'string')).toBe(true);
+      expect(value.refused).toMatch(/forbidden|FORBIDDEN/i);
+      expect(value.refused).toMatch(/write/);
+      await client.close();
+    },
+    scaled(30_000),
+  );
 
-  it('a stateless 2026-07-28 client calls tools: structured success and structured isError failure', async () => {
-    const { client } = await connect(readWrite, true);
-    const ok = await client.callTool({ name: 'execute', arguments: { script: 'return spec().length;' } });
-    expect(ok.isError ?? false).toBe(false);
-    expect((answerData(ok) as { result: number }).result).toBeGreaterThan(3);
-    const bad = await client.callTool({ name: 'review_reply', arguments: { requestId: 7 } });
-    expect(bad.isError).toBe(true);
-    expect(answerData(bad)).toMatchObject({ kind: 'invalid_input', field: '/requestId' });
-    await client.close();
-  }, 30_000);
+  it(
+    'a stateless 2026-07-28 client calls tools: structured success and structured isError failure',
+    async () => {
+      const { client } = await connect(readWrite, true);
+      const ok = await client.callTool({ name: 'execute', arguments: { script: 'return spec().length;' } });
+      expect(ok.isError ?? false).toBe(false);
+      expect((answerData(ok) as { result: number }).result).toBeGreaterThan(3);
+      const bad = await client.callTool({ name: 'review_reply', arguments: { requestId: 7 } });
+      expect(bad.isError).toBe(true);
+      expect(answerData(bad)).toMatchObject({ kind: 'invalid_input', field: '/requestId' });
+      await client.close();
+    },
+    scaled(30_000),
+  );
 
-  it('cca-kit mock serves /mcp on its port and prints the MCP URL and llms.txt', async () => {
-    const stop = new AbortController();
-    const out: string[] = [];
-    const io: CliIo = { stdout: (t) => out.push(t), stderr: () => undefined, signal: stop.signal };
-    const running = main(['mock', '--port', '0', '--actions', '50', '--execute-time-ms', '1000'], io);
-    const deadline = Date.now() + 20_000;
-    while (!out.join('').includes('MCP (agents)') && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
-    const printed = out.join('');
-    const mcpUrl = /MCP \(agents\) : (\S+)/.exec(printed)?.[1] ?? '';
-    expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-    expect(printed).toMatch(/Agent docs {3}: http:\/\/127\.0\.0\.1:\d+\/llms\.txt/);
-    const refused = await fetch(mcpUrl, {
-      method: 'POST',
-      body: INITIALIZE,
-      headers: { 'content-type': 'application/json' },
-    });
-    expect(refused.status).toBe(401);
-    stop.abort();
-    expect(await running).toBe(0);
-    const badFlag = main(['mock', '--port', '0', '--execute-time-ms', '1'], {
-      ...io,
-      signal: new AbortController().signal,
-    });
-    expect(await badFlag).toBe(2);
-  }, 30_000);
+  it(
+    'cca-kit mock serves /mcp on its port and prints the MCP URL and llms.txt',
+    async () => {
+      const stop = new AbortController();
+      const out: string[] = [];
+      const io: CliIo = { stdout: (t) => out.push(t), stderr: () => undefined, signal: stop.signal };
+      const running = main(['mock', '--port', '0', '--actions', '50', '--execute-time-ms', '1000'], io);
+      const deadline = Date.now() + 20_000;
+      while (!out.join('').includes('MCP (agents)') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      const printed = out.join('');
+      const mcpUrl = /MCP \(agents\) : (\S+)/.exec(printed)?.[1] ?? '';
+      expect(mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      expect(printed).toMatch(/Agent docs {3}: http:\/\/127\.0\.0\.1:\d+\/llms\.txt/);
+      const refused = await fetch(mcpUrl, {
+        method: 'POST',
+        body: INITIALIZE,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(refused.status).toBe(401);
+      stop.abort();
+      expect(await running).toBe(0);
+      const badFlag = main(['mock', '--port', '0', '--execute-time-ms', '1'], {
+        ...io,
+        signal: new AbortController().signal,
+      });
+      expect(await badFlag).toBe(2);
+    },
+    scaled(30_000),
+  );
 
   it("a session's GET stream (server-to-client SSE) is served through the node adapter and ends when the client goes", async () => {
     const opened = await post(INITIALIZE);

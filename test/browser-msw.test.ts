@@ -15,6 +15,7 @@ import {
   seededKey,
   serveStatic,
 } from './browser/harness.ts';
+import { scaled } from './support/timeouts.ts';
 
 describe('cca-kit/msw in headless Chromium (setupWorker)', () => {
   let page: Awaited<ReturnType<typeof buildMswPage>> | undefined;
@@ -46,7 +47,7 @@ describe('cca-kit/msw in headless Chromium (setupWorker)', () => {
         if (message.type() === 'error') logs.push(`console: ${message.text()}`);
       });
       await tab.goto(`${site.url}/?key=${encodeURIComponent(key)}&writeKey=${encodeURIComponent(writeKey)}`);
-      await tab.waitForSelector('body[data-ready]', { timeout: 30_000 });
+      await tab.waitForSelector('body[data-ready]', { timeout: scaled(30_000) });
       expect(await tab.textContent('#error'), logs.join('\n')).toBe('');
       expect(await tab.getAttribute('body', 'data-ready')).toBe('true');
 

@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { launchChromium, ROOT, seededKey } from './browser/harness.ts';
+import { scaled } from './support/timeouts.ts';
 
 const SCREENSHOT = join(ROOT, 'test-results/swagger-ui.png');
 const TRY_IT_OUT_SCREENSHOT = join(ROOT, 'test-results/swagger-ui-try-it-out.png');
@@ -48,7 +49,7 @@ describe('Swagger UI of the mock in headless Chromium', () => {
     try {
       const page = await context.newPage();
       await page.goto(`${mock.url}/docs`);
-      await page.waitForSelector('.opblock', { timeout: 30_000 });
+      await page.waitForSelector('.opblock', { timeout: scaled(30_000) });
 
       const listed = await page.$$eval('.opblock', (blocks) => blocks.map((block) => block.id));
       const expected = await contractOperationIds();
@@ -74,7 +75,7 @@ describe('Swagger UI of the mock in headless Chromium', () => {
       if ((await tryOut.textContent())?.includes('Try it out')) await tryOut.click();
       await block.locator('.execute').click();
       const status = block.locator('.live-responses-table .response .response-col_status').first();
-      await status.waitFor({ timeout: 30_000 });
+      await status.waitFor({ timeout: scaled(30_000) });
       expect((await status.textContent())?.trim()).toBe('200');
       const shown = await block
         .locator('.live-responses-table tr.response .response-col_description')

@@ -169,60 +169,66 @@ describe('leave no trace (LEFT-CHANGED)', () => {
   );
 
   for (const mode of ['refuse', 'ignore'] as const) {
-    it(`a restore the deployment ${mode === 'refuse' ? 'refuses (422)' : 'answers 200 without storing'} fails the run with LEFT-CHANGED naming the action, the field and the original value, and stops further writes`, async () => {
-      const runs = 3;
-      await withTarget(
-        () => locksAfter(runs, mode),
-        async (running) => {
-          const before = await exportData(running);
-          const report = await runConformance(
-            {
-              target: running.target,
-              seed: 3,
-              runs,
-              allowWrites: true,
-              only: ['custom-fields'],
-              runId: `lnt-${mode}`,
-            },
-            { laws: allLaws },
-          );
-          const failure = report.laws.find((l) => l.lawId === 'custom-fields.patch-persists')?.outcome;
-          expect(failure?.kind).toBe('failed');
-          if (failure?.kind !== 'failed') return;
-          expect(failure.ruleId).toBe('LEFT-CHANGED');
-          expect(report.ok).toBe(false);
-          expect(report.verdict).toBe('not-conformant');
-          // After a restore failed, no law writes again: the next custom-field law is not run.
-          const next = report.laws.find((l) => l.lawId === 'custom-fields.patch-inputs')?.outcome;
-          expect(next?.kind === 'not-run' ? next.reason : next?.kind).toMatch(
-            /could not put back .*LEFT-CHANGED/,
-          );
-          // The counterexample says what to put back, and the message names it too.
-          const { actionId, putBack } = failure.counterexample as { actionId: string; putBack: Json };
-          const fieldsNow = await (
-            await fetch(
-              `${running.target.baseUrl}/v0/actions/${encodeURIComponent(actionId)}/custom-fields`,
+    it(
+      `a restore the deployment ${mode === 'refuse' ? 'refuses (422)' : 'answers 200 without storing'} fails the run with LEFT-CHANGED naming the action, the field and the original value, and stops further writes`,
+      async () => {
+        const runs = 3;
+        await withTarget(
+          () => locksAfter(runs, mode),
+          async (running) => {
+            const before = await exportData(running);
+            const report = await runConformance(
               {
-                headers: { 'x-api-key': running.target.keys.read ?? '' },
+                target: running.target,
+                seed: 3,
+                runs,
+                allowWrites: true,
+                only: ['custom-fields'],
+                runId: `lnt-${mode}`,
               },
-            )
-          ).json();
-          const original = (before['actions'] as Json[]).find((a) => a['actionId'] === actionId);
-          const names = Object.keys(putBack);
-          expect(names.length).toBeGreaterThan(0);
-          expect(failure.message).toContain(actionId);
-          expect(failure.message).toContain(
-            mode === 'refuse' ? 'the restore was answered 422' : 'it reads back',
-          );
-          for (const name of names) {
-            expect(failure.message).toContain(`${name} = ${JSON.stringify(putBack[name])}`);
-            // The value named is the original (the export before the run), which the deployment no longer holds.
-            expect(JSON.stringify(putBack[name])).toBe(JSON.stringify(obj(original?.['customFields'])[name]));
-            const field = (fieldsNow as { fields: Json[] }).fields.find((f) => f['fieldName'] === name);
-            expect(JSON.stringify(field?.['value'])).not.toBe(JSON.stringify(putBack[name]));
-          }
-        },
-      );
-    }, 60_000);
+              { laws: allLaws },
+            );
+            const failure = report.laws.find((l) => l.lawId === 'custom-fields.patch-persists')?.outcome;
+            expect(failure?.kind).toBe('failed');
+            if (failure?.kind !== 'failed') return;
+            expect(failure.ruleId).toBe('LEFT-CHANGED');
+            expect(report.ok).toBe(false);
+            expect(report.verdict).toBe('not-conformant');
+            // After a restore failed, no law writes again: the next custom-field law is not run.
+            const next = report.laws.find((l) => l.lawId === 'custom-fields.patch-inputs')?.outcome;
+            expect(next?.kind === 'not-run' ? next.reason : next?.kind).toMatch(
+              /could not put back .*LEFT-CHANGED/,
+            );
+            // The counterexample says what to put back, and the message names it too.
+            const { actionId, putBack } = failure.counterexample as { actionId: string; putBack: Json };
+            const fieldsNow = await (
+              await fetch(
+                `${running.target.baseUrl}/v0/actions/${encodeURIComponent(actionId)}/custom-fields`,
+                {
+                  headers: { 'x-api-key': running.target.keys.read ?? '' },
+                },
+              )
+            ).json();
+            const original = (before['actions'] as Json[]).find((a) => a['actionId'] === actionId);
+            const names = Object.keys(putBack);
+            expect(names.length).toBeGreaterThan(0);
+            expect(failure.message).toContain(actionId);
+            expect(failure.message).toContain(
+              mode === 'refuse' ? 'the restore was answered 422' : 'it reads back',
+            );
+            for (const name of names) {
+              expect(failure.message).toContain(`${name} = ${JSON.stringify(putBack[name])}`);
+              // The value named is the original (the export before the run), which the deployment no longer holds.
+              expect(JSON.stringify(putBack[name])).toBe(
+                JSON.stringify(obj(original?.['customFields'])[name]),
+              );
+              const field = (fieldsNow as { fields: Json[] }).fields.find((f) => f['fieldName'] === name);
+              expect(JSON.stringify(field?.['value'])).not.toBe(JSON.stringify(putBack[name]));
+            }
+          },
+        );
+      },
+      scaled(60_000),
+    );
   }
 });

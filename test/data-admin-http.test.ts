@@ -10,6 +10,7 @@ import { scenario, userSays } from '../mocks/engine/data-file/builder.ts';
 import { MAX_DATA_FILE_BYTES } from '../mocks/engine/data-file/validate.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { keyOf } from './support/keys.ts';
+import { scaled } from './support/timeouts.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 const ONE_MIB = 1024 * 1024;
@@ -56,43 +57,51 @@ function declaredOnly(method: string, length: number): Promise<string> {
 }
 
 describe('/__mock/data over HTTP', () => {
-  it('the export of the default set (over 1 MiB) loads back through PUT: same reads, and a fixed point', async () => {
-    const key = keyOf(mock.engine.admin, 'org_acme', 'reporting');
-    const get = async (path: string): Promise<unknown> =>
-      (await fetch(`${mock.url}${path}`, { headers: { 'x-api-key': key } })).json();
-    const reads = async (): Promise<unknown[]> =>
-      Promise.all([
-        get('/v0/action/list?limit=50'),
-        get('/v0/action/1187891849000000000'),
-        get('/v0/analytics/actions?groupBy=status'),
-        // The averages no action field carries come back through the actions' `scores`.
-        get('/v0/agents'),
-        get('/v0/queues'),
-        get('/v0/analytics/tags'),
-      ]);
-    const before = await reads();
+  it(
+    'the export of the default set (over 1 MiB) loads back through PUT: same reads, and a fixed point',
+    async () => {
+      const key = keyOf(mock.engine.admin, 'org_acme', 'reporting');
+      const get = async (path: string): Promise<unknown> =>
+        (await fetch(`${mock.url}${path}`, { headers: { 'x-api-key': key } })).json();
+      const reads = async (): Promise<unknown[]> =>
+        Promise.all([
+          get('/v0/action/list?limit=50'),
+          get('/v0/action/1187891849000000000'),
+          get('/v0/analytics/actions?groupBy=status'),
+          // The averages no action field carries come back through the actions' `scores`.
+          get('/v0/agents'),
+          get('/v0/queues'),
+          get('/v0/analytics/tags'),
+        ]);
+      const before = await reads();
 
-    const exported = await send('GET', '/__mock/data');
-    expect(exported.status).toBe(200);
-    expect(Buffer.byteLength(exported.text)).toBeGreaterThan(ONE_MIB);
+      const exported = await send('GET', '/__mock/data');
+      expect(exported.status).toBe(200);
+      expect(Buffer.byteLength(exported.text)).toBeGreaterThan(ONE_MIB);
 
-    const put = await send('PUT', '/__mock/data', exported.text);
-    expect(put.status, put.text.slice(0, 500)).toBe(200);
-    expect(await reads()).toEqual(before);
+      const put = await send('PUT', '/__mock/data', exported.text);
+      expect(put.status, put.text.slice(0, 500)).toBe(200);
+      expect(await reads()).toEqual(before);
 
-    // Generated actions have no ingestion identity (serverId) until loaded from a file, where it
-    // defaults to serverName: the second export is the fixed point.
-    const second = await send('GET', '/__mock/data');
-    expect((await send('PUT', '/__mock/data', second.text)).status).toBe(200);
-    expect((await send('GET', '/__mock/data')).text).toBe(second.text);
-    expect(await reads()).toEqual(before);
-  }, 60_000);
+      // Generated actions have no ingestion identity (serverId) until loaded from a file, where it
+      // defaults to serverName: the second export is the fixed point.
+      const second = await send('GET', '/__mock/data');
+      expect((await send('PUT', '/__mock/data', second.text)).status).toBe(200);
+      expect((await send('GET', '/__mock/data')).text).toBe(second.text);
+      expect(await reads()).toEqual(before);
+    },
+    scaled(60_000),
+  );
 
-  it('POST merges a body over 1 MiB (the same export) without a 413', async () => {
-    const exported = await send('GET', '/__mock/data');
-    const post = await send('POST', '/__mock/data', exported.text);
-    expect(post.status, post.text.slice(0, 500)).toBe(200);
-  }, 60_000);
+  it(
+    'POST merges a body over 1 MiB (the same export) without a 413',
+    async () => {
+      const exported = await send('GET', '/__mock/data');
+      const post = await send('POST', '/__mock/data', exported.text);
+      expect(post.status, post.text.slice(0, 500)).toBe(200);
+    },
+    scaled(60_000),
+  );
 
   it('PUT of a file with a delivered reply request: REST shows the AGENT message; reset returns to it', async () => {
     const requestId = '0f8fad5b-d9cb-469f-a165-70867728950e';

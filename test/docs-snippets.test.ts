@@ -148,7 +148,7 @@ describe('the code blocks of the README and docs/, against the installed package
                 '-e',
                 `await import(${JSON.stringify(`./${compiled}`)}); process.exit(0);`,
               ],
-              { timeoutMs: 60_000 },
+              { timeoutMs: scaled(60_000) },
             );
         if (result.code !== 0) {
           failed[snippet.origin] = `${result.stdout}\n${result.stderr}`

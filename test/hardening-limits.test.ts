@@ -19,6 +19,7 @@ import { createEngine } from '../mocks/engine/index.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { validateSchema } from '../src/contract/index.ts';
 import { ROOT } from './support/processes.ts';
+import { scaled } from './support/timeouts.ts';
 
 const MiB = 1024 * 1024;
 const HEADERS_TIMEOUT = 1_000;
@@ -300,64 +301,72 @@ describe('hardening: keys and the admin API', () => {
     }
   });
 
-  it('key values presented to the server are never logged (CLI run, stdout and stderr grepped)', async () => {
-    const child = spawn(process.execPath, [`${ROOT}bin/cca-kit.js`, 'mock', '--port', '0', '--seed', '42'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    try {
-      const deadline = Date.now() + 60_000;
-      let url: string | undefined;
-      while (url === undefined && Date.now() < deadline) {
-        url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
-        if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  it(
+    'key values presented to the server are never logged (CLI run, stdout and stderr grepped)',
+    async () => {
+      const child = spawn(
+        process.execPath,
+        [`${ROOT}bin/cca-kit.js`, 'mock', '--port', '0', '--seed', '42'],
+        {
+          cwd: ROOT,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.stderr.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        const deadline = Date.now() + 60_000;
+        let url: string | undefined;
+        while (url === undefined && Date.now() < deadline) {
+          url = /listening on (http:\/\/[^\s]+)/.exec(output)?.[1];
+          if (url === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        if (url === undefined) throw new Error(`the CLI did not start:\n${output}`);
+        const created = (await (
+          await fetch(`${url}/__mock/keys`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ organizationId: 'org_acme', profile: 'read_write', expiry: 'none' }),
+          })
+        ).json()) as { key: { key: string } };
+        const fresh = created.key.key;
+        const unknown = 'cca_live_acme_reporting_NeverIssuedProbeValue0001';
+        const calls: [string, string][] = [
+          ['/v0/agents', fresh],
+          ['/v0/action/list?pageSize=0', fresh],
+          ['/v0/nowhere', fresh],
+          ['/v0/agents', unknown],
+          [`/v0/action/${unknown}`, unknown],
+        ];
+        for (const [path, key] of calls)
+          await (await fetch(`${url}${path}`, { headers: { 'x-api-key': key } })).text();
+        await fetch(`${url}/__mock/keys/${encodeURIComponent(fresh)}/revoke`, { method: 'POST' });
+        await (await fetch(`${url}/v0/agents`, { headers: { 'x-api-key': fresh } })).text();
+        await (
+          await fetch(`${url}/v0/moderation/cases`, {
+            method: 'POST',
+            headers: { 'x-api-key': fresh, 'content-type': 'application/json' },
+            body: '{broken',
+          })
+        ).text();
+      } finally {
+        child.kill('SIGINT');
+        await exited;
       }
-      if (url === undefined) throw new Error(`the CLI did not start:\n${output}`);
-      const created = (await (
-        await fetch(`${url}/__mock/keys`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ organizationId: 'org_acme', profile: 'read_write', expiry: 'none' }),
-        })
-      ).json()) as { key: { key: string } };
-      const fresh = created.key.key;
-      const unknown = 'cca_live_acme_reporting_NeverIssuedProbeValue0001';
-      const calls: [string, string][] = [
-        ['/v0/agents', fresh],
-        ['/v0/action/list?pageSize=0', fresh],
-        ['/v0/nowhere', fresh],
-        ['/v0/agents', unknown],
-        [`/v0/action/${unknown}`, unknown],
-      ];
-      for (const [path, key] of calls)
-        await (await fetch(`${url}${path}`, { headers: { 'x-api-key': key } })).text();
-      await fetch(`${url}/__mock/keys/${encodeURIComponent(fresh)}/revoke`, { method: 'POST' });
-      await (await fetch(`${url}/v0/agents`, { headers: { 'x-api-key': fresh } })).text();
-      await (
-        await fetch(`${url}/v0/moderation/cases`, {
-          method: 'POST',
-          headers: { 'x-api-key': fresh, 'content-type': 'application/json' },
-          body: '{broken',
-        })
-      ).text();
-    } finally {
-      child.kill('SIGINT');
-      await exited;
-    }
-    expect(output).toContain('listening on');
-    // The seeded fixture keys are printed in the start-up banner on purpose; the keys presented in
-    // requests (a freshly created one, an unknown one) must appear nowhere.
-    const fresh = /"key":"(cca_mock_[0-9a-f]+)"/.exec(output)?.[1];
-    expect(fresh).toBeUndefined();
-    expect(output).not.toContain('cca_mock_');
-    expect(output).not.toContain('NeverIssuedProbeValue0001');
-  }, 90_000);
+      expect(output).toContain('listening on');
+      // The seeded fixture keys are printed in the start-up banner on purpose; the keys presented in
+      // requests (a freshly created one, an unknown one) must appear nowhere.
+      const fresh = /"key":"(cca_mock_[0-9a-f]+)"/.exec(output)?.[1];
+      expect(fresh).toBeUndefined();
+      expect(output).not.toContain('cca_mock_');
+      expect(output).not.toContain('NeverIssuedProbeValue0001');
+    },
+    scaled(90_000),
+  );
 });

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
+import { scaled } from './support/timeouts.ts';
 
 const NGINX = '/usr/sbin/nginx';
 const TOKEN = 'sandbox-admin-token-for-tests';
@@ -145,7 +146,7 @@ describe('the docs team-sandbox nginx block in front of the mock', () => {
     mock = await startMockServer({ port: 0, seed: 42, actions: 20, adminToken: TOKEN });
     upstream = new URL(mock.url).host;
     nginx = await startNginx(await docsBlock(), upstream);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await nginx?.stop();
     await mock?.close();

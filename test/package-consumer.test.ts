@@ -306,7 +306,7 @@ describe('the packed package installed into a fresh project', () => {
 
   it("LIST-NO-PAGE-INPUT: onViolation 'throw' fails the consumer's own vitest run on page=2, naming the rule and the request", async () => {
     const run = await runIn(project(), process.execPath, [VITEST, 'run', 'page.spec.ts'], {
-      timeoutMs: 120_000,
+      timeoutMs: scaled(120_000),
       env: { NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
     });
     const output = `${run.stdout}\n${run.stderr}`;
@@ -320,7 +320,7 @@ describe('the packed package installed into a fresh project', () => {
     const folder = join(project(), 'vitest-preset');
     const report = reportIn(folder);
     const run = await runIn(project(), process.execPath, presetRunArgs(VITEST, folder, report), {
-      timeoutMs: 120_000,
+      timeoutMs: scaled(120_000),
       env: { NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
     });
     expectPresetRun(run.code, `${run.stdout}\n${run.stderr}`, report);
@@ -374,7 +374,7 @@ describe('the packed package installed into a fresh project', () => {
         if (message.type() === 'error') errors.push(message.text());
       });
       await tab.goto(`${server.url}/`);
-      await tab.waitForSelector('body[data-ready]', { timeout: 30_000 });
+      await tab.waitForSelector('body[data-ready]', { timeout: scaled(30_000) });
       expect(await tab.textContent('#error'), errors.join('\n')).toBe('');
       expect(await tab.textContent('#list-status')).toBe('200');
       expect((await tab.textContent('#ids'))?.split(',')).toHaveLength(3);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scaled } from './support/timeouts.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The scripts npm runs when the packed package is installed, or installed from a folder or git. */
@@ -53,7 +54,7 @@ describe('the package on install', () => {
           '-e',
           "await import('./dist/mocks/msw/http.js').catch((e) => console.log(e.message));",
         ],
-        { cwd: pkg, encoding: 'utf8', timeout: 30_000 },
+        { cwd: pkg, encoding: 'utf8', timeout: scaled(30_000) },
       );
       expect(run.stdout.trim(), run.stderr).toBe(
         "@acme/cca-core/msw needs msw 2 or 3, your project's own: npm install --save-dev msw",

@@ -22,6 +22,7 @@ import {
   startMock,
   startRedis,
 } from './support/state-processes.ts';
+import { scaled } from './support/timeouts.ts';
 
 const keys = mockKeys();
 const SEEDED = (keysJson as readonly { key: string }[]).map((k) => k.key);
@@ -177,141 +178,161 @@ describe('no key value at rest or in a log', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('--state-file: the file, the process output and the admin answers hold no seeded or created key', async () => {
-    const file = join(dir, 'sandbox.state');
-    const mock = await startMock(['--seed', '42', '--state-file', file]);
-    mocks.push(mock);
-    const created = await writeEverything(mock.url);
-    const all = [...SEEDED, ...created];
-    expect(leaks(readFileSync(file, 'utf8'), all)).toEqual([]);
-    expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
-    expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
-    // The violation log saw the query-string key and shows it masked.
-    const violations = await (await fetch(`${mock.url}/__mock/violations`)).text();
-    expect(violations).toContain('apiKey=[masked]');
-  }, 60_000);
+  it(
+    '--state-file: the file, the process output and the admin answers hold no seeded or created key',
+    async () => {
+      const file = join(dir, 'sandbox.state');
+      const mock = await startMock(['--seed', '42', '--state-file', file]);
+      mocks.push(mock);
+      const created = await writeEverything(mock.url);
+      const all = [...SEEDED, ...created];
+      expect(leaks(readFileSync(file, 'utf8'), all)).toEqual([]);
+      expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
+      expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
+      // The violation log saw the query-string key and shows it masked.
+      const violations = await (await fetch(`${mock.url}/__mock/violations`)).text();
+      expect(violations).toContain('apiKey=[masked]');
+    },
+    scaled(60_000),
+  );
 
-  it('--state redis://: every Redis key (stream entries, origin) holds no seeded or created key', async () => {
-    const mock = await startMock(['--seed', '42', '--state', redis.url]);
-    mocks.push(mock);
-    const created = await writeEverything(mock.url);
-    const all = [...SEEDED, ...created];
-    const client = createClient({ url: redis.url, RESP: 2 });
-    await client.connect();
-    const stored: string[] = [];
-    for (const name of await client.sendCommand<string[]>(['KEYS', '*'])) {
-      const type = await client.sendCommand<string>(['TYPE', name]);
-      // A snapshot is the serialised state, stored as base64: read as the bytes it holds.
-      if (type === 'string' && /:snapshot(\.prev)?$/.test(name)) {
-        const image = Buffer.from((await client.sendCommand<string>(['GET', name])) ?? '', 'base64');
-        stored.push(image.toString('latin1'), image.toString('utf16le'));
-        continue;
+  it(
+    '--state redis://: every Redis key (stream entries, origin) holds no seeded or created key',
+    async () => {
+      const mock = await startMock(['--seed', '42', '--state', redis.url]);
+      mocks.push(mock);
+      const created = await writeEverything(mock.url);
+      const all = [...SEEDED, ...created];
+      const client = createClient({ url: redis.url, RESP: 2 });
+      await client.connect();
+      const stored: string[] = [];
+      for (const name of await client.sendCommand<string[]>(['KEYS', '*'])) {
+        const type = await client.sendCommand<string>(['TYPE', name]);
+        // A snapshot is the serialised state, stored as base64: read as the bytes it holds.
+        if (type === 'string' && /:snapshot(\.prev)?$/.test(name)) {
+          const image = Buffer.from((await client.sendCommand<string>(['GET', name])) ?? '', 'base64');
+          stored.push(image.toString('latin1'), image.toString('utf16le'));
+          continue;
+        }
+        if (type === 'stream')
+          stored.push(JSON.stringify(await client.sendCommand(['XRANGE', name, '-', '+'])));
+        else if (type === 'string') stored.push((await client.sendCommand<string>(['GET', name])) ?? '');
+        else stored.push(`${name}: ${type}`);
       }
-      if (type === 'stream')
-        stored.push(JSON.stringify(await client.sendCommand(['XRANGE', name, '-', '+'])));
-      else if (type === 'string') stored.push((await client.sendCommand<string>(['GET', name])) ?? '');
-      else stored.push(`${name}: ${type}`);
-    }
-    client.destroy();
-    // The reset compacted the revocations into a snapshot: the stream holds what came after it.
-    expect(stored.join('\n')).toMatch(/\\?"type\\?":\\?"reset/);
-    expect(leaks(stored.join('\n'), all)).toEqual([]);
-    expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
-    expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
-  }, 60_000);
+      client.destroy();
+      // The reset compacted the revocations into a snapshot: the stream holds what came after it.
+      expect(stored.join('\n')).toMatch(/\\?"type\\?":\\?"reset/);
+      expect(leaks(stored.join('\n'), all)).toEqual([]);
+      expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
+      expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
+    },
+    scaled(60_000),
+  );
 
   // A snapshot is the engine state serialised, key table included: the values it can derive again
   // (seeded and created keys) are sealed, and a restart from it still takes every key.
-  it('a snapshot holds no seeded or created key value, and a restart from it serves the created key', async () => {
-    const file = join(dir, 'snapshotted.state');
-    // A snapshot after every command: the one written after the key is created holds it.
-    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '1';
-    const mock = await startMock(['--seed', '42', '--state-file', file]).finally(() => {
-      delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
-    });
-    mocks.push(mock);
-    const answer = await json(`${mock.url}/__mock/keys`, {
-      method: 'POST',
-      body: JSON.stringify({ organizationId: 'org_acme', profile: 'reporting', name: 'sealed' }),
-    });
-    expect(answer.status).toBe(201);
-    const created = (answer.body['key'] as KeyView).key;
-    const image = readFileSync(`${file}.snapshot`);
-    const text = `${image.toString('latin1')}\n${image.toString('utf16le')}`;
-    expect(text).toContain('sealed');
-    expect(leaks(text, [...SEEDED, created])).toEqual([]);
-    await mock.stop('SIGTERM');
-    const again = await startMock(['--seed', '42', '--state-file', file]);
-    mocks.push(again);
-    for (const key of [created, SEEDED[0] ?? ''])
-      expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
-  }, 60_000);
+  it(
+    'a snapshot holds no seeded or created key value, and a restart from it serves the created key',
+    async () => {
+      const file = join(dir, 'snapshotted.state');
+      // A snapshot after every command: the one written after the key is created holds it.
+      process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '1';
+      const mock = await startMock(['--seed', '42', '--state-file', file]).finally(() => {
+        delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
+      });
+      mocks.push(mock);
+      const answer = await json(`${mock.url}/__mock/keys`, {
+        method: 'POST',
+        body: JSON.stringify({ organizationId: 'org_acme', profile: 'reporting', name: 'sealed' }),
+      });
+      expect(answer.status).toBe(201);
+      const created = (answer.body['key'] as KeyView).key;
+      const image = readFileSync(`${file}.snapshot`);
+      const text = `${image.toString('latin1')}\n${image.toString('utf16le')}`;
+      expect(text).toContain('sealed');
+      expect(leaks(text, [...SEEDED, created])).toEqual([]);
+      await mock.stop('SIGTERM');
+      const again = await startMock(['--seed', '42', '--state-file', file]);
+      mocks.push(again);
+      for (const key of [created, SEEDED[0] ?? ''])
+        expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
+    },
+    scaled(60_000),
+  );
 
   // The keys a start-up data file gives by value: the engine holds them again at every start (a
   // snapshot is loaded only with the same files), so snapshots seal them as they seal seeded keys.
   for (const store of ['--state-file', '--state redis://'] as const) {
-    it(`${store}: a snapshot holds no key a start-up data file gives by value, and a restart still takes them`, async () => {
-      const data = join(dir, `team-${store.length}.json`);
-      const own = ['team_sandbox_reporting_7f3a9c', 'team_sandbox_read_write_51d0e2'];
-      writeFileSync(
-        data,
-        JSON.stringify({
-          version: 1,
-          organizations: [{ id: 'org_team', name: 'Team' }],
-          keys: [
-            { key: own[0], organizationId: 'org_team', profile: 'reporting', expiresAt: null },
-            { key: own[1], organizationId: 'org_team', profile: 'read_write', expiresAt: null },
-          ],
-        }),
-      );
-      const file = join(dir, `team-${store.length}.state`);
-      const args =
-        store === '--state-file'
-          ? ['--seed', '42', '--data', data, '--state-file', file]
-          : ['--seed', '42', '--data', data, '--state', redis.url];
-      if (store !== '--state-file') await redisWipe();
-      process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '1';
-      const mock = await startMock(args).finally(() => {
-        delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
-      });
-      mocks.push(mock);
-      for (const key of own)
-        expect((await fetch(`${mock.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
-      // Writes of every kind, each followed by a snapshot of the whole state (the data file's included).
-      const created = await writeEverything(mock.url);
-      const all = [...own, ...SEEDED, ...created];
-      const atRest =
-        store === '--state-file'
-          ? [readFileSync(file), readFileSync(`${file}.snapshot`)]
-          : await redisContents();
-      const text = atRest.map((b) => `${b.toString('latin1')}\n${b.toString('utf16le')}`).join('\n');
-      expect(text).toContain('org_team');
-      expect(leaks(text, all)).toEqual([]);
-      expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
-      expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
-      await mock.stop('SIGTERM');
-      const again = await startMock(args);
-      mocks.push(again);
-      expect(again.output()).not.toMatch(/snapshot (refused|not loaded|ignored)/i);
-      for (const key of own)
-        expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
-      await again.stop('SIGTERM');
-    }, 60_000);
+    it(
+      `${store}: a snapshot holds no key a start-up data file gives by value, and a restart still takes them`,
+      async () => {
+        const data = join(dir, `team-${store.length}.json`);
+        const own = ['team_sandbox_reporting_7f3a9c', 'team_sandbox_read_write_51d0e2'];
+        writeFileSync(
+          data,
+          JSON.stringify({
+            version: 1,
+            organizations: [{ id: 'org_team', name: 'Team' }],
+            keys: [
+              { key: own[0], organizationId: 'org_team', profile: 'reporting', expiresAt: null },
+              { key: own[1], organizationId: 'org_team', profile: 'read_write', expiresAt: null },
+            ],
+          }),
+        );
+        const file = join(dir, `team-${store.length}.state`);
+        const args =
+          store === '--state-file'
+            ? ['--seed', '42', '--data', data, '--state-file', file]
+            : ['--seed', '42', '--data', data, '--state', redis.url];
+        if (store !== '--state-file') await redisWipe();
+        process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '1';
+        const mock = await startMock(args).finally(() => {
+          delete process.env['CCA_MOCK_SNAPSHOT_EVERY'];
+        });
+        mocks.push(mock);
+        for (const key of own)
+          expect((await fetch(`${mock.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
+        // Writes of every kind, each followed by a snapshot of the whole state (the data file's included).
+        const created = await writeEverything(mock.url);
+        const all = [...own, ...SEEDED, ...created];
+        const atRest =
+          store === '--state-file'
+            ? [readFileSync(file), readFileSync(`${file}.snapshot`)]
+            : await redisContents();
+        const text = atRest.map((b) => `${b.toString('latin1')}\n${b.toString('utf16le')}`).join('\n');
+        expect(text).toContain('org_team');
+        expect(leaks(text, all)).toEqual([]);
+        expect(leaks(await adminAnswers(mock.url), all)).toEqual([]);
+        expect(leaks(afterBanner(mock.output()), all)).toEqual([]);
+        await mock.stop('SIGTERM');
+        const again = await startMock(args);
+        mocks.push(again);
+        expect(again.output()).not.toMatch(/snapshot (refused|not loaded|ignored)/i);
+        for (const key of own)
+          expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': key } })).status).toBe(200);
+        await again.stop('SIGTERM');
+      },
+      scaled(60_000),
+    );
   }
 
-  it('an older log that revoked a key by its value still replays: the key stays revoked', async () => {
-    const file = join(dir, 'old.state');
-    const first = await startMock(['--seed', '42', '--state-file', file]);
-    mocks.push(first);
-    const victim = SEEDED[0] ?? '';
-    expect((await fetch(`${first.url}/v0/agents`, { headers: { 'x-api-key': victim } })).status).toBe(200);
-    await first.stop('SIGTERM');
-    appendFileSync(
-      file,
-      `${JSON.stringify({ real: Date.now(), command: { type: 'keys.revoke', key: victim } })}\n`,
-    );
-    const again = await startMock(['--seed', '42', '--state-file', file]);
-    mocks.push(again);
-    expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': victim } })).status).toBe(401);
-  }, 60_000);
+  it(
+    'an older log that revoked a key by its value still replays: the key stays revoked',
+    async () => {
+      const file = join(dir, 'old.state');
+      const first = await startMock(['--seed', '42', '--state-file', file]);
+      mocks.push(first);
+      const victim = SEEDED[0] ?? '';
+      expect((await fetch(`${first.url}/v0/agents`, { headers: { 'x-api-key': victim } })).status).toBe(200);
+      await first.stop('SIGTERM');
+      appendFileSync(
+        file,
+        `${JSON.stringify({ real: Date.now(), command: { type: 'keys.revoke', key: victim } })}\n`,
+      );
+      const again = await startMock(['--seed', '42', '--state-file', file]);
+      mocks.push(again);
+      expect((await fetch(`${again.url}/v0/agents`, { headers: { 'x-api-key': victim } })).status).toBe(401);
+    },
+    scaled(60_000),
+  );
 });

@@ -44,41 +44,45 @@ describe('--state-file group commit under kill -9', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('nothing acknowledged is lost when the mock is killed mid-burst, twice', async () => {
-    const everything: string[] = [];
-    for (const round of [1, 2]) {
-      mock = await startMock(['--seed', '42', '--state-file', file]);
-      const running = mock;
-      let dead = false;
-      const writers = Array.from({ length: WRITERS }, (_, i) =>
-        writer(running.url, `${round}-${i}`, () => dead),
-      );
-      // Let the burst run, then kill while writes are queued and flushing.
-      const deadline = Date.now() + scaled(10_000);
-      while (Date.now() < deadline) {
-        const health = await json(`${running.url}/__mock/health`);
-        const store = health.body['store'] as { position: number };
-        if (store.position >= everything.length + 300) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      await running.stop('SIGKILL');
-      dead = true;
-      const acknowledged = (await Promise.all(writers)).flat();
-      expect(acknowledged.length).toBeGreaterThan(100);
-      everything.push(...acknowledged);
+  it(
+    'nothing acknowledged is lost when the mock is killed mid-burst, twice',
+    async () => {
+      const everything: string[] = [];
+      for (const round of [1, 2]) {
+        mock = await startMock(['--seed', '42', '--state-file', file]);
+        const running = mock;
+        let dead = false;
+        const writers = Array.from({ length: WRITERS }, (_, i) =>
+          writer(running.url, `${round}-${i}`, () => dead),
+        );
+        // Let the burst run, then kill while writes are queued and flushing.
+        const deadline = Date.now() + scaled(10_000);
+        while (Date.now() < deadline) {
+          const health = await json(`${running.url}/__mock/health`);
+          const store = health.body['store'] as { position: number };
+          if (store.position >= everything.length + 300) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await running.stop('SIGKILL');
+        dead = true;
+        const acknowledged = (await Promise.all(writers)).flat();
+        expect(acknowledged.length).toBeGreaterThan(100);
+        everything.push(...acknowledged);
 
-      mock = await startMock(['--seed', '42', '--state-file', file]);
-      const cases = (await json(`${mock.url}/__mock/moderation/cases`)).body['cases'] as {
-        externalId: string;
-      }[];
-      const kept = new Set(cases.map((c) => c.externalId));
-      expect(everything.filter((id) => !kept.has(id))).toEqual([]);
-      const health = await json(`${mock.url}/__mock/health`);
-      expect((health.body['store'] as { position: number }).position).toBeGreaterThanOrEqual(
-        everything.length,
-      );
-      await mock.stop('SIGTERM');
-      mock = undefined;
-    }
-  }, 60_000);
+        mock = await startMock(['--seed', '42', '--state-file', file]);
+        const cases = (await json(`${mock.url}/__mock/moderation/cases`)).body['cases'] as {
+          externalId: string;
+        }[];
+        const kept = new Set(cases.map((c) => c.externalId));
+        expect(everything.filter((id) => !kept.has(id))).toEqual([]);
+        const health = await json(`${mock.url}/__mock/health`);
+        expect((health.body['store'] as { position: number }).position).toBeGreaterThanOrEqual(
+          everything.length,
+        );
+        await mock.stop('SIGTERM');
+        mock = undefined;
+      }
+    },
+    scaled(60_000),
+  );
 });

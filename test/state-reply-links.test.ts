@@ -24,6 +24,7 @@ import {
   startMock,
   startRedis,
 } from './support/state-processes.ts';
+import { scaled } from './support/timeouts.ts';
 
 const ORG = 'org_links';
 const AGENT_KEY = 'links_agent_key_0001';
@@ -158,7 +159,7 @@ describe('confirmation links shared by replicas through Redis', () => {
     b = await startMock(args);
     agentA = await agentOn(a);
     agentB = await agentOn(b);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await agentA?.close();
     await agentB?.close();
@@ -167,94 +168,110 @@ describe('confirmation links shared by replicas through Redis', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it("a data file's request: its link issued by review_reply on A opens on B first thing; B's reads show that link", async () => {
-    const path = await reviewedPath(agentA, FROM_FILE.reviewed);
-    // Nothing on B asked for this link before the person opens it there.
-    const opened = await openOn(b, path);
-    expect(opened.html).toContain('From the file, reviewed');
-    expect(await adminPath(b, FROM_FILE.reviewed)).toBe(path);
-    expect(await reviewedPath(agentB, FROM_FILE.reviewed)).toBe(path);
-    expect(await post(b, path, opened.csrf, 'approve')).toEqual({ status: 303, location: path });
-    expect((await agentA.tool('open_reply', { requestId: FROM_FILE.reviewed })).content['state']).toBe(
-      'queued',
-    );
-  }, 30_000);
-
-  it("a data file's request: its link issued by an admin read on B opens on A first thing; A's review_reply gives it", async () => {
-    const path = String(await adminPath(b, FROM_FILE.read));
-    expect(path).toMatch(/^\/agent\/replies\/[A-Za-z0-9_-]{43}$/);
-    const page = await fetch(`${a.url}${path}`);
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('From the file, read');
-    expect(await reviewedPath(agentA, FROM_FILE.read)).toBe(path);
-    expect(await adminPath(a, FROM_FILE.read)).toBe(path);
-  }, 30_000);
-
-  it("a data file's request reviewed and read on both replicas at once gets one link, never two", async () => {
-    const paths = await Promise.all([
-      reviewedPath(agentA, FROM_FILE.raced),
-      reviewedPath(agentB, FROM_FILE.raced),
-      adminPath(a, FROM_FILE.raced),
-      adminPath(b, FROM_FILE.raced),
-      (async () => {
-        const list = await json(`${a.url}/__mock/replies?organizationId=${ORG}`);
-        const replies = list.body['replies'] as { requestId: string; approvalPath: unknown }[];
-        return replies.find((r) => r.requestId === FROM_FILE.raced)?.approvalPath;
-      })(),
-    ]);
-    expect(new Set(paths).size).toBe(1);
-    for (const mock of [a, b]) {
-      expect(await adminPath(mock, FROM_FILE.raced)).toBe(paths[0]);
-      expect((await fetch(`${mock.url}${String(paths[0])}`)).status).toBe(200);
-    }
-  }, 30_000);
-
-  it('AGENT-MCP-REVIEW-LINK-HUMAN-CONFIRMS: prepared and reviewed on A, approved on B, seen on A, delivered once', async () => {
-    const text = 'Fixed: the export finishes now.';
-    const prepared = await agentA.tool('prepare_reply', { actionId: ACTION, text, requestId: LIVE });
-    expect(prepared).toMatchObject({ isError: false, content: { state: 'draft', text } });
-    const path = await reviewedPath(agentA, LIVE);
-    expect(path).toMatch(/^\/agent\/replies\/[A-Za-z0-9_-]{43}$/);
-
-    // The person's browser lands on B: the page shows the exact text and decides there.
-    const decided = await decideOn(b, path, 'approve');
-    expect(decided.html).toContain(text);
-    expect(decided.status).toBe(303);
-    expect(decided.location).toBe(path);
-    const after = await fetch(`${b.url}${path}`);
-    expect(await after.text()).toContain('Reply approved');
-
-    // A sees it approved at once, through MCP and REST; B's form posted again on A is refused.
-    expect((await agentA.tool('open_reply', { requestId: LIVE })).content['state']).toBe('queued');
-    const onA = await json(`${a.url}/__mock/replies/${ORG}/${LIVE}`);
-    expect(onA.body['reply']).toMatchObject({ state: 'queued', approvalPath: path });
-    expect((await post(a, path, decided.csrf, 'approve')).status).toBe(409);
-    expect(await agentMessages(a, text)).toEqual([]);
-
-    // The shared clock moves (through B): A delivers it, and every replica shows it once.
-    expect(
-      (await json(`${b.url}/__mock/clock/advance`, { method: 'POST', body: '{"ms": 3000}' })).status,
-    ).toBe(200);
-    const opened = await agentA.tool('open_reply', { requestId: LIVE });
-    expect(opened.content).toMatchObject({ state: 'delivered', delivery: { outcome: 'delivered' } });
-    expect(
-      (await json(`${b.url}/__mock/clock/advance`, { method: 'POST', body: '{"ms": 60000}' })).status,
-    ).toBe(200);
-    for (const mock of [a, b]) {
-      expect(await agentMessages(mock, text)).toHaveLength(1);
-      const reply = (await json(`${mock.url}/__mock/replies/${ORG}/${LIVE}`)).body['reply'] as {
-        history: { to: string }[];
-      };
-      expect(reply.history.map((h) => h.to)).toEqual([
-        'draft',
-        'awaiting_approval',
+  it(
+    "a data file's request: its link issued by review_reply on A opens on B first thing; B's reads show that link",
+    async () => {
+      const path = await reviewedPath(agentA, FROM_FILE.reviewed);
+      // Nothing on B asked for this link before the person opens it there.
+      const opened = await openOn(b, path);
+      expect(opened.html).toContain('From the file, reviewed');
+      expect(await adminPath(b, FROM_FILE.reviewed)).toBe(path);
+      expect(await reviewedPath(agentB, FROM_FILE.reviewed)).toBe(path);
+      expect(await post(b, path, opened.csrf, 'approve')).toEqual({ status: 303, location: path });
+      expect((await agentA.tool('open_reply', { requestId: FROM_FILE.reviewed })).content['state']).toBe(
         'queued',
-        'delivering',
-        'delivered',
+      );
+    },
+    scaled(30_000),
+  );
+
+  it(
+    "a data file's request: its link issued by an admin read on B opens on A first thing; A's review_reply gives it",
+    async () => {
+      const path = String(await adminPath(b, FROM_FILE.read));
+      expect(path).toMatch(/^\/agent\/replies\/[A-Za-z0-9_-]{43}$/);
+      const page = await fetch(`${a.url}${path}`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('From the file, read');
+      expect(await reviewedPath(agentA, FROM_FILE.read)).toBe(path);
+      expect(await adminPath(a, FROM_FILE.read)).toBe(path);
+    },
+    scaled(30_000),
+  );
+
+  it(
+    "a data file's request reviewed and read on both replicas at once gets one link, never two",
+    async () => {
+      const paths = await Promise.all([
+        reviewedPath(agentA, FROM_FILE.raced),
+        reviewedPath(agentB, FROM_FILE.raced),
+        adminPath(a, FROM_FILE.raced),
+        adminPath(b, FROM_FILE.raced),
+        (async () => {
+          const list = await json(`${a.url}/__mock/replies?organizationId=${ORG}`);
+          const replies = list.body['replies'] as { requestId: string; approvalPath: unknown }[];
+          return replies.find((r) => r.requestId === FROM_FILE.raced)?.approvalPath;
+        })(),
       ]);
-    }
-    expect((await agentB.tool('open_reply', { requestId: LIVE })).content['state']).toBe('delivered');
-  }, 60_000);
+      expect(new Set(paths).size).toBe(1);
+      for (const mock of [a, b]) {
+        expect(await adminPath(mock, FROM_FILE.raced)).toBe(paths[0]);
+        expect((await fetch(`${mock.url}${String(paths[0])}`)).status).toBe(200);
+      }
+    },
+    scaled(30_000),
+  );
+
+  it(
+    'AGENT-MCP-REVIEW-LINK-HUMAN-CONFIRMS: prepared and reviewed on A, approved on B, seen on A, delivered once',
+    async () => {
+      const text = 'Fixed: the export finishes now.';
+      const prepared = await agentA.tool('prepare_reply', { actionId: ACTION, text, requestId: LIVE });
+      expect(prepared).toMatchObject({ isError: false, content: { state: 'draft', text } });
+      const path = await reviewedPath(agentA, LIVE);
+      expect(path).toMatch(/^\/agent\/replies\/[A-Za-z0-9_-]{43}$/);
+
+      // The person's browser lands on B: the page shows the exact text and decides there.
+      const decided = await decideOn(b, path, 'approve');
+      expect(decided.html).toContain(text);
+      expect(decided.status).toBe(303);
+      expect(decided.location).toBe(path);
+      const after = await fetch(`${b.url}${path}`);
+      expect(await after.text()).toContain('Reply approved');
+
+      // A sees it approved at once, through MCP and REST; B's form posted again on A is refused.
+      expect((await agentA.tool('open_reply', { requestId: LIVE })).content['state']).toBe('queued');
+      const onA = await json(`${a.url}/__mock/replies/${ORG}/${LIVE}`);
+      expect(onA.body['reply']).toMatchObject({ state: 'queued', approvalPath: path });
+      expect((await post(a, path, decided.csrf, 'approve')).status).toBe(409);
+      expect(await agentMessages(a, text)).toEqual([]);
+
+      // The shared clock moves (through B): A delivers it, and every replica shows it once.
+      expect(
+        (await json(`${b.url}/__mock/clock/advance`, { method: 'POST', body: '{"ms": 3000}' })).status,
+      ).toBe(200);
+      const opened = await agentA.tool('open_reply', { requestId: LIVE });
+      expect(opened.content).toMatchObject({ state: 'delivered', delivery: { outcome: 'delivered' } });
+      expect(
+        (await json(`${b.url}/__mock/clock/advance`, { method: 'POST', body: '{"ms": 60000}' })).status,
+      ).toBe(200);
+      for (const mock of [a, b]) {
+        expect(await agentMessages(mock, text)).toHaveLength(1);
+        const reply = (await json(`${mock.url}/__mock/replies/${ORG}/${LIVE}`)).body['reply'] as {
+          history: { to: string }[];
+        };
+        expect(reply.history.map((h) => h.to)).toEqual([
+          'draft',
+          'awaiting_approval',
+          'queued',
+          'delivering',
+          'delivered',
+        ]);
+      }
+      expect((await agentB.tool('open_reply', { requestId: LIVE })).content['state']).toBe('delivered');
+    },
+    scaled(60_000),
+  );
 });
 
 describe('a confirmation link of a data file request survives a restart of a --state-file mock', () => {
@@ -268,35 +285,39 @@ describe('a confirmation link of a data file request survives a restart of a --s
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('the link issued before the restart opens after it, and is the one review_reply gives', async () => {
-    const file = join(dir, 'replies.json');
-    writeFileSync(file, JSON.stringify(dataFile()));
-    const args = ['--data', file, '--clock', 'frozen', '--state-file', join(dir, 'sandbox.state')];
-    mock = await startMock(args);
-    const agent = await agentOn(mock);
-    const path = await reviewedPath(agent, FROM_FILE.restarted);
-    const read = await adminPath(mock, FROM_FILE.read);
-    await agent.close();
-    await mock.stop('SIGKILL');
+  it(
+    'the link issued before the restart opens after it, and is the one review_reply gives',
+    async () => {
+      const file = join(dir, 'replies.json');
+      writeFileSync(file, JSON.stringify(dataFile()));
+      const args = ['--data', file, '--clock', 'frozen', '--state-file', join(dir, 'sandbox.state')];
+      mock = await startMock(args);
+      const agent = await agentOn(mock);
+      const path = await reviewedPath(agent, FROM_FILE.restarted);
+      const read = await adminPath(mock, FROM_FILE.read);
+      await agent.close();
+      await mock.stop('SIGKILL');
 
-    mock = await startMock(args);
-    const again = await agentOn(mock);
-    try {
-      // The person opens the link first thing after the restart.
-      const page = await fetch(`${mock.url}${path}`);
-      expect(page.status).toBe(200);
-      expect(await page.text()).toContain('From the file, restarted');
-      expect(await adminPath(mock, FROM_FILE.read)).toBe(read);
-      expect(await adminPath(mock, FROM_FILE.restarted)).toBe(path);
-      expect(await reviewedPath(again, FROM_FILE.restarted)).toBe(path);
-      const decided = await decideOn(mock, path, 'approve');
-      expect(decided.html).toContain('From the file, restarted');
-      expect(decided.status).toBe(303);
-      expect((await again.tool('open_reply', { requestId: FROM_FILE.restarted })).content['state']).toBe(
-        'queued',
-      );
-    } finally {
-      await again.close();
-    }
-  }, 60_000);
+      mock = await startMock(args);
+      const again = await agentOn(mock);
+      try {
+        // The person opens the link first thing after the restart.
+        const page = await fetch(`${mock.url}${path}`);
+        expect(page.status).toBe(200);
+        expect(await page.text()).toContain('From the file, restarted');
+        expect(await adminPath(mock, FROM_FILE.read)).toBe(read);
+        expect(await adminPath(mock, FROM_FILE.restarted)).toBe(path);
+        expect(await reviewedPath(again, FROM_FILE.restarted)).toBe(path);
+        const decided = await decideOn(mock, path, 'approve');
+        expect(decided.html).toContain('From the file, restarted');
+        expect(decided.status).toBe(303);
+        expect((await again.tool('open_reply', { requestId: FROM_FILE.restarted })).content['state']).toBe(
+          'queued',
+        );
+      } finally {
+        await again.close();
+      }
+    },
+    scaled(60_000),
+  );
 });

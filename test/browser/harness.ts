@@ -11,6 +11,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
+import { scaled } from '../support/timeouts.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -26,7 +27,7 @@ const CHROMIUM_ARGS = [
 ];
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: 30_000 });
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: scaled(30_000) });
 }
 
 const TYPES: Readonly<Record<string, string>> = {
