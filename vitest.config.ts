@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/longest-first.ts';
 import { scaled } from './test/support/timeouts.ts';
 
 export default defineConfig({
@@ -20,5 +21,7 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },
     maxWorkers: 2,
+    // Longest files first (measured durations): no long file starts when the other worker is done.
+    sequence: { sequencer: LongestFirst },
   },
 });
