@@ -273,6 +273,8 @@ function mutated(base: unknown): fc.Arbitrary<unknown> {
       const record = target as Record<string, unknown>;
       const keys = Object.keys(record);
       const key = keys.length > 0 && keySeed % 3 !== 0 ? (keys[keySeed % keys.length] ?? fresh) : fresh;
+      // fast-check's strings include property names such as "length"; an array's length cannot take any value.
+      if (Array.isArray(record) && key === 'length') return value;
       if (how === 'delete') delete record[key];
       else if (how === 'wrap') record[key] = [record[key]];
       else record[key] = value;
