@@ -7,26 +7,56 @@
 import { Pool } from 'undici';
 import type { Transport } from '../client/transport.ts';
 
-export function poolTransport(baseUrl: string, connections = 8): Transport {
+/**
+ * After this long without a request starting or settling, the pool's idle sockets are not trusted:
+ * a server may have closed them (Node's default keep-alive is 5 s, gunicorn's 2 s), and when the
+ * run's own event loop was busy for that long (a law computing, a loaded machine) undici's idle
+ * timers have not fired yet, so the next request would be written into a closed socket and fail
+ * with ECONNRESET, a reset that says nothing about the target. Like HTTP clients' check of stale
+ * connections after inactivity, the pool is then replaced and the next request opens a socket.
+ */
+export const STALE_AFTER_MS = 1_000;
+
+export function poolTransport(baseUrl: string, connections = 8, staleAfterMs = STALE_AFTER_MS): Transport {
   const origin = new URL(baseUrl).origin;
-  const pool = new Pool(origin, { connections, pipelining: 1 });
+  const open = () => new Pool(origin, { connections, pipelining: 1 });
+  let pool = open();
+  const retired: Pool[] = [];
+  let lastActivity = Date.now();
+  const touch = () => {
+    lastActivity = Date.now();
+  };
   return {
     async send(request) {
-      const url = new URL(request.url);
-      const res = await pool.request({
-        method: request.method as 'GET',
-        path: url.pathname + url.search,
-        headers: request.headers,
-        body: request.body ?? null,
-        signal: request.signal,
-      });
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (value !== undefined)
-          headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      if (Date.now() - lastActivity > staleAfterMs) {
+        // Requests still in flight on the old pool finish there; close() waits for them.
+        const old = pool;
+        pool = open();
+        retired.push(old);
+        void old.close().finally(() => retired.splice(retired.indexOf(old), 1));
       }
-      return { status: res.statusCode, headers, text: await res.body.text() };
+      touch();
+      const url = new URL(request.url);
+      try {
+        const res = await pool.request({
+          method: request.method as 'GET',
+          path: url.pathname + url.search,
+          headers: request.headers,
+          body: request.body ?? null,
+          signal: request.signal,
+        });
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value !== undefined)
+            headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+        }
+        return { status: res.statusCode, headers, text: await res.body.text() };
+      } finally {
+        touch();
+      }
     },
-    close: () => pool.close(),
+    close: async () => {
+      await Promise.all([pool.close(), ...retired.map((p) => p.close().catch(() => undefined))]);
+    },
   };
 }
