@@ -1,14 +1,15 @@
 /**
  * One dependency rule for the whole project, held on its own module graph (type imports included):
- * a file imports only its own layer and the layers below it (test/support/layers.ts, the table in
+ * a file imports only its own folder and the layers below it (test/support/layers.ts, the table in
  * docs/ARCHITECTURE.md), and no import circle exists in contract/, fixtures/, mocks/, src/, suites/ or scripts/.
  * The breaches that remain are listed by name in test/support/layer-allowlist.ts; a new one fails,
  * and so does a listed one that was fixed, so the list can only shrink.
  */
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { KNOWN_CYCLES, KNOWN_UPWARD_EDGES } from './support/layer-allowlist.ts';
-import { LAYERS, layerOf } from './support/layers.ts';
+import { entryOf, LAYERS, layerOf } from './support/layers.ts';
 import { cycles, importsOf, moduleGraph, sourceFiles } from './support/module-graph.ts';
 
 const FOLDERS = ['contract', 'fixtures', 'mocks', 'src', 'suites', 'scripts'];
@@ -17,6 +18,16 @@ function upwardEdges(graph: ReadonlyMap<string, readonly string[]>): string[] {
   const found: string[] = [];
   for (const [from, targets] of graph)
     for (const to of targets) if (layerOf(to) > layerOf(from)) found.push(`${from} -> ${to}`);
+  return found.sort();
+}
+
+/** Imports into another folder of the same layer: neither the entry that holds the file nor its own directory. */
+function sidewaysEdges(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [from, targets] of graph)
+    for (const to of targets)
+      if (layerOf(to) === layerOf(from) && entryOf(to) !== entryOf(from) && dirname(to) !== dirname(from))
+        found.push(`${from} -> ${to}`);
   return found.sort();
 }
 
@@ -45,6 +56,10 @@ describe('the layer rule', () => {
       KNOWN_UPWARD_EDGES.filter((edge) => !found.includes(edge)),
       'fixed: remove them from test/support/layer-allowlist.ts',
     ).toEqual([]);
+  });
+
+  it('no import reaches into another folder of its own layer', () => {
+    expect(sidewaysEdges(graph)).toEqual([]);
   });
 
   it('no import circle, but the known ones', () => {
@@ -95,6 +110,13 @@ describe('the layer rule', () => {
       'mocks/engine/parts.ts',
     ]);
     expect(upwardEdges(bad)).toContain('mocks/engine/state.ts -> mocks/engine/parts.ts');
+    // Sideways, into another folder of the same layer: the journal may not name chaos.
+    bad.set('mocks/engine/journal/journal.ts', [
+      ...(graph.get('mocks/engine/journal/journal.ts') ?? []),
+      'mocks/engine/chaos/chaos.ts',
+    ]);
+    expect(sidewaysEdges(bad)).toContain('mocks/engine/journal/journal.ts -> mocks/engine/chaos/chaos.ts');
+    expect(sidewaysEdges(graph)).not.toContain('mocks/engine/core.ts -> mocks/engine/docs.ts');
     expect(
       cycles(
         new Map([
