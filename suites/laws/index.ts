@@ -21,6 +21,7 @@ import { schemaLaws } from './schemas.ts';
 import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
+import { tagFiguresAgree } from './tag-figures.ts';
 import { tagVolumeKeepsListed } from './tag-volume-keeps.ts';
 import { windowLaws } from './windows.ts';
 
@@ -39,6 +40,7 @@ export const allLaws: readonly Law[] = [
   // Every listed parameter has an effect: group `parameters`.
   analyticsWindows,
   tagAnalyticsParameters,
+  tagFiguresAgree,
   tagVolumeParameters,
   tagVolumeKeepsListed,
   engagementPlatforms,

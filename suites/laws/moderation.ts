@@ -12,11 +12,12 @@ export const lifecycle: Law = {
   id: 'moderation.lifecycle',
   group: 'moderation',
   title:
-    '202 pending; polling reaches completed or failed in time; a decision only when completed, schema-valid',
+    '202 pending; polling reaches completed or failed in time; a decision only when completed, schema-valid; a resubmission then is a duplicate acknowledged pending',
   ruleIds: [
     'MOD-SUBMIT-202',
     'MOD-NEW-CASE-PENDING',
     'MOD-ACK-ANALYSIS-PENDING',
+    'MOD-EXACT-RESUBMIT-DUPLICATE',
     'MOD-SINGLE-STATUS-VALUES',
     'MOD-202-ACCEPTANCE-NOT-COMPLETION',
     'MOD-DECISION-ONLY-WHEN-COMPLETED',
@@ -43,11 +44,12 @@ export const lifecycle: Law = {
       ctx,
       fc.array(submissions(ctx), { minLength: 1, maxLength: Math.min(ctx.runs, 5) }),
       async (batch) => {
-        const cases: { caseId: string; externalId: string }[] = [];
+        const cases: { caseId: string; externalId: string; body: Record<string, unknown> }[] = [];
         for (const s of batch) {
           const externalId = ctx.unique('life');
-          const { caseId } = await submitNew(ctx, { ...s, externalId });
-          cases.push({ caseId, externalId });
+          const body = { ...s, externalId };
+          const { caseId } = await submitNew(ctx, body);
+          cases.push({ caseId, externalId, body });
         }
         const deadline = performance.now() + ctx.moderationTimeoutMs;
         const read = async (caseId: string, externalId: string) =>
@@ -58,7 +60,7 @@ export const lifecycle: Law = {
             externalId,
           );
         await Promise.all(
-          cases.map(async ({ caseId, externalId }) => {
+          cases.map(async ({ caseId, externalId, body }) => {
             let status = await read(caseId, externalId);
             while (!TERMINAL.has(status)) {
               if (performance.now() > deadline) {
@@ -71,6 +73,9 @@ export const lifecycle: Law = {
               await ctx.poll();
               status = await read(caseId, externalId);
             }
+            // An acknowledgement says pending (section 4.14), also for a duplicate of a case whose
+            // evaluation has finished: it acknowledges the submission, it is not a status read.
+            await resubmittedAfter(ctx, body, caseId, status);
           }),
         );
       },
@@ -78,6 +83,35 @@ export const lifecycle: Law = {
       { runs: 2, shrink: false },
     ),
 };
+
+/** The exact resubmission of a case whose status read said `status`: a duplicate, acknowledged pending. */
+async function resubmittedAfter(
+  ctx: LawContext,
+  body: Record<string, unknown>,
+  caseId: string,
+  status: string,
+): Promise<void> {
+  const again = await call(ctx, 'submitModerationCase', { auth: 'write', json: body });
+  expectConforming(ctx, 'submitModerationCase', again, {
+    status: 202,
+    statusRule: 'MOD-EXACT-RESUBMIT-DUPLICATE',
+    before: (parsed) => {
+      const p = obj(parsed);
+      if (p['status'] !== 'duplicate')
+        violate(
+          'MOD-EXACT-RESUBMIT-DUPLICATE',
+          `resubmit-after-${status}:${String(p['status'])}`,
+          `exact resubmission of case ${caseId} after its status read said ${status} answered status ${JSON.stringify(p['status'])}, expected duplicate`,
+        );
+      if (p['analysisStatus'] !== 'pending')
+        violate(
+          'MOD-ACK-ANALYSIS-PENDING',
+          `duplicate-ack-after-${status}:${String(p['analysisStatus'])}`,
+          `the acknowledgement of an exact resubmission of case ${caseId} (its status read: ${status}) has analysisStatus ${JSON.stringify(p['analysisStatus'])}; an acknowledgement says pending (section 4.14)`,
+        );
+    },
+  });
+}
 
 /** Same content, keys in another order: JSON object order is not content. */
 function reorder(s: Record<string, unknown>): Record<string, unknown> {

@@ -23,6 +23,8 @@ export interface Deployment {
 }
 
 export const PYTHON: Deployment = { name: 'py', command: () => 'python3', args: () => ['server.py'] };
+/** The second Python deployment: its data in sqlite tables, its own choices. */
+export const PYTHON2: Deployment = { name: 'py2', command: () => 'python3', args: () => ['server.py'] };
 /** The Java deployment's classes, compiled once per test process (a source launch compiles on every start). */
 let javaClasses: string | undefined;
 function compiledJava(): string {

@@ -1,0 +1,100 @@
+/**
+ * The figures of the tag analytics agree with each other over one window (spec 2.6): a volumeByTag
+ * row's responded and notResponded are the two parts of its total, and a tag's sentiment-by-tag
+ * mentions are actions of the caller's organization carrying that tag, so never more than tag
+ * analytics counts for it. Both are readings of the field names (the spec gives the names, not the
+ * sums): `should` rules, a warning, never a failed run. An aggregate that also counts another
+ * organization's actions of a tag the caller has too breaks the second (spec 1: all data returned
+ * belongs to the key's organization).
+ */
+import { runProperty, violate } from '../../src/conformance/kit/check.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
+import { readAnalytics, type Span, spanText, splitWindows, windowQuery } from './parameters-support.ts';
+import { arr, num, obj, str } from './support.ts';
+
+/** Pages of tag analytics read for one window at most: a deployment with more tags is judged on what was read. */
+const MAX_PAGES = 10;
+const PAGE = 200;
+
+interface TagFigures {
+  readonly breakdown: readonly Record<string, unknown>[];
+  readonly volume: readonly Record<string, unknown>[];
+  /** Every page was read: a tag missing from the breakdown has no count. */
+  readonly whole: boolean;
+}
+
+async function tagFigures(ctx: LawContext, window: Span): Promise<TagFigures> {
+  const breakdown: Record<string, unknown>[] = [];
+  const volume: Record<string, unknown>[] = [];
+  for (let page = 0; page < MAX_PAGES; page += 1) {
+    const body = await readAnalytics(ctx, 'getTagAnalytics', {
+      ...windowQuery(window),
+      respondedOnly: false,
+      limit: PAGE,
+      offset: page * PAGE,
+    });
+    const data = obj(body['data']);
+    const rows = arr(data['tagBreakdown']).map(obj);
+    breakdown.push(...rows);
+    volume.push(...arr(data['volumeByTag']).map(obj));
+    if (obj(data['pagination'])['hasMore'] !== true || rows.length === 0)
+      return { breakdown, volume, whole: true };
+  }
+  return { breakdown, volume, whole: false };
+}
+
+export const tagFiguresAgree: Law = {
+  id: 'analytics.tag-figures-agree',
+  group: 'parameters',
+  title:
+    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it",
+  ruleIds: [
+    'TAGS-VOLUME-PARTS-ADD-UP',
+    'SENT-TAG-WITHIN-TAG-COUNT',
+    'TAGS-QUERY-PARAMS',
+    'SENT-TAG-QUERY-PARAMS',
+  ],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    runProperty(
+      ctx,
+      splitWindows(ctx, 60),
+      async ({ outer }) => {
+        const figures = await tagFigures(ctx, outer);
+        for (const row of figures.volume) {
+          const total = num(row['total']);
+          const responded = num(row['responded']);
+          const notResponded = num(row['notResponded']);
+          if (total !== undefined && responded !== undefined && notResponded !== undefined)
+            if (responded + notResponded !== total)
+              violate(
+                'TAGS-VOLUME-PARTS-ADD-UP',
+                'volume-parts',
+                `tag analytics ${spanText(outer)}: volumeByTag of tag ${JSON.stringify(row['tagId'])} has total ${total}, responded ${responded} and notResponded ${notResponded}`,
+              );
+        }
+        if (!figures.whole) return;
+        // Tags are named by tagName in sentiment by tag, by tagId in the breakdown: same-named tags add up.
+        const countByName = new Map<string, number>();
+        for (const row of figures.breakdown) {
+          const name = str(row['tagName']);
+          if (name !== undefined)
+            countByName.set(name, (countByName.get(name) ?? 0) + (num(row['count']) ?? 0));
+        }
+        const body = await readAnalytics(ctx, 'getSentimentByTag', windowQuery(outer));
+        for (const row of arr(body['data']).map(obj)) {
+          const name = str(row['tagName']);
+          const mentions = num(row['totalMentions']);
+          if (name === undefined || mentions === undefined) continue;
+          const count = countByName.get(name) ?? 0;
+          if (mentions > count)
+            violate(
+              'SENT-TAG-WITHIN-TAG-COUNT',
+              'mentions-over-count',
+              `${spanText(outer)}: sentiment by tag counts ${mentions} mentions of ${JSON.stringify(name)}, tag analytics (respondedOnly=false) counts ${count} actions with a tag of that name: another organization's actions counted, or actions out of the window`,
+            );
+        }
+      },
+      { runs: Math.min(ctx.runs, 4) },
+    ),
+};
