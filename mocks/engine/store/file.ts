@@ -17,12 +17,13 @@
  * damaged line is refused, never half-applied. Only a last line without its newline (a write cut off
  * by a crash, never answered) is dropped.
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { readBeforeRetry } from '../commands/read-back.ts';
 import type { Applied, LoggedCommand } from '../commands/types.ts';
 import { compactLog, headerLine, loadLatestSnapshot, removeLeftovers } from './compaction.ts';
 import { type AppendFailure, createGroupCommit, type LogFile } from './group-commit.ts';
 import { captureImage, restoreImage } from './image.ts';
+import { type LogScan, readLines, scanLog } from './log-lines.ts';
 import {
   checkOrigin,
   type OriginDescription,
@@ -59,6 +60,9 @@ export interface StateFileOptions {
 }
 
 export const DEFAULT_SNAPSHOT_EVERY = 10_000;
+
+/** Entries after the snapshot kept parsed from the check to the replay; more are parsed again. */
+const KEEP_PARSED = 50_000;
 
 interface FileHeader extends StateOrigin {
   readonly base?: number;
@@ -99,9 +103,10 @@ export function openStateFile(
 ): OpenedFile {
   const snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
   removeLeftovers(path);
-  let text = '';
+  // Read in chunks, never as one text (`log-lines.ts`): only the lines after the snapshot are parsed.
+  let reader: number | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    reader = openSync(path, 'r');
   } catch (cause) {
     if ((cause as { code?: unknown }).code !== 'ENOENT') {
       throw new StateStoreError(
@@ -111,46 +116,55 @@ export function openStateFile(
     }
   }
   const notes: string[] = [];
-  let lines: string[] = [];
   let found: FileHeader = origin;
-  let keep = Buffer.byteLength(text);
-  if (text !== '') {
-    lines = text.split('\n');
-    const last = lines.pop() ?? '';
-    if (last !== '') {
-      // A line without its newline was being written when the process stopped: it was never answered.
-      keep -= Buffer.byteLength(last);
-      notes.push(
-        `dropped a cut-off last line of ${path} (${Buffer.byteLength(last)} bytes, never acknowledged)`,
-      );
+  let scan: LogScan | undefined;
+  try {
+    scan = reader === undefined ? undefined : scanLog(reader);
+    if (scan !== undefined && scan.keep + scan.cutOff > 0) {
+      if (scan.cutOff > 0) {
+        // A line without its newline was being written when the process stopped: it was never answered.
+        notes.push(`dropped a cut-off last line of ${path} (${scan.cutOff} bytes, never acknowledged)`);
+      }
+      found = readOrigin(scan.header, path);
+      checkOrigin(found, expected, `state file ${path}`);
     }
-    found = readOrigin(lines[0] ?? '', path);
-    checkOrigin(found, expected, `state file ${path}`);
+  } catch (cause) {
+    if (reader !== undefined) closeSync(reader);
+    throw cause;
   }
-  text = '';
+  const lines = scan?.lines ?? 0;
+  let keep = scan?.keep ?? 0;
   const base = found.base ?? 0;
-  const logged = Math.max(0, lines.length - 1);
+  const logged = Math.max(0, lines - 1);
   const epoch = found.epoch ?? null;
   const snapshot: Snapshot | undefined =
-    lines.length === 0
+    lines === 0
       ? undefined
       : loadLatestSnapshot(path, { fingerprint: found.fingerprint, epoch }, base, base + logged, notes);
   if (snapshot === undefined && base > 0) {
+    if (reader !== undefined) closeSync(reader);
     throw new StateStoreError(
       'STATE_INVALID',
       `${path} was compacted past its first ${base} commands and no usable snapshot is beside it (${notes.join('; ')}); nothing was applied`,
     );
   }
-  // Parsed before anything is applied: a damaged line refuses the whole file.
   const from = snapshot === undefined ? 0 : Math.min(snapshot.header.position, base + logged) - base;
-  const entries: LoggedCommand[] = [];
   // Where the entries after the snapshot start in the file: what a compaction keeps.
-  let keepOffset = 0;
-  for (let index = 0; index < 1 + from && index < lines.length; index += 1)
-    keepOffset += Buffer.byteLength(lines[index] as string) + 1;
-  for (let index = 1 + from; index < lines.length; index += 1)
-    entries.push(parseEntry(lines[index] as string, `${path} line ${index + 1}`));
-  lines = [];
+  let keepOffset = scan === undefined || lines === 0 ? 0 : scan.offsetOf(1 + from);
+  const total = Math.max(0, lines - 1 - from);
+  /** The entries after the snapshot, parsed from the open file `fd` (line numbers count from 1). */
+  function* entriesIn(fd: number): Generator<LoggedCommand> {
+    let line = 2 + from;
+    for (const text of readLines(fd, keepOffset, keep)) yield parseEntry(text, `${path} line ${line++}`);
+  }
+  // Parsed before anything is applied: a damaged line refuses the whole file. Kept when few; a long
+  // log is parsed again as it is replayed, so start-up never holds it all.
+  let entries: LoggedCommand[] | undefined = total <= KEEP_PARSED ? [] : undefined;
+  try {
+    if (reader !== undefined) for (const entry of entriesIn(reader)) entries?.push(entry);
+  } finally {
+    if (reader !== undefined) closeSync(reader);
+  }
   const { base: _, ...plainOrigin } = found;
   return {
     origin: plainOrigin,
@@ -183,9 +197,9 @@ export function openStateFile(
         keepPosition = Math.min(snapshotAt, base + logged);
         snapshotInfo = { position: snapshotAt, at: snapshot.header.createdAt };
       }
-      await replayInSteps(entries, apply, progress);
-      let position = snapshotAt + entries.length;
-      entries.length = 0;
+      await replayInSteps(entries ?? entriesIn(fd), total, apply, progress);
+      let position = snapshotAt + total;
+      entries = undefined;
       let offset = keep;
       let lastError: string | null = null;
       if (snapshotAt > base + logged) {
