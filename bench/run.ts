@@ -7,6 +7,7 @@
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
+ *   npm run bench -- --only state-growth --sizes 1000000  # state growth at some log lengths only
  *
  *   npm run bench -- --only mutation --mutants 300 --mutation-seed 1 --mutation-runs 3 [--slices auth,docs] [--journal-only]
  *
@@ -102,6 +103,7 @@ const { values } = parseArgs({
     pipelining: { type: 'string' },
     duration: { type: 'string' },
     rounds: { type: 'string' },
+    sizes: { type: 'string' },
     generator: { type: 'string' },
     'cpu-prof': { type: 'string' },
     'garbage-connections': { type: 'string' },
@@ -215,7 +217,15 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
       break;
     case 'state-growth':
       await timed(section, () =>
-        stateGrowthSection({ sizes: quick ? [1_000, 10_000] : [10_000, 100_000], log }),
+        stateGrowthSection({
+          sizes:
+            values.sizes === undefined
+              ? quick
+                ? [1_000, 10_000]
+                : [10_000, 100_000, 1_000_000]
+              : values.sizes.split(',').map((n) => Number.parseInt(n, 10)),
+          log,
+        }),
       );
       break;
     case 'scale':

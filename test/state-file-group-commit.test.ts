@@ -1,9 +1,10 @@
 /**
  * `cca-kit mock --state-file` with group commit, killed with SIGKILL in the middle of a burst of 16
- * concurrent writers, twice: every write it acknowledged is there after each restart (its bytes were
- * on disk before its answer), and the file always reopens.
+ * concurrent writers, twice: every write it acknowledged is in the file the moment it is killed (its
+ * bytes were written, and flushed, before its answer) and there after each restart, and the file
+ * always reopens.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,13 @@ describe('--state-file group commit under kill -9', () => {
         const acknowledged = (await Promise.all(writers)).flat();
         expect(acknowledged.length).toBeGreaterThan(100);
         everything.push(...acknowledged);
+        // Read before any restart could repair or replay it: each answered write has its line.
+        const logged = new Set(
+          readFileSync(file, 'utf8')
+            .split('\n')
+            .map((line) => /"externalId":"(kill-[^"]+)"/.exec(line)?.[1]),
+        );
+        expect(everything.filter((id) => !logged.has(id))).toEqual([]);
 
         mock = await startMock(['--seed', '42', '--state-file', file]);
         const cases = (await json(`${mock.url}/__mock/moderation/cases`)).body['cases'] as {

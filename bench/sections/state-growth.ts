@@ -1,20 +1,22 @@
 /**
  * State growth: how a `--state-file` and a `--state redis://` mock start after a long log, before and
- * after compaction. The log is written directly (N commands: one new moderation case in ten, the rest
- * resubmissions of known cases and moderation-mode changes, the mix of a CI pipeline that runs the
- * writing laws again and again), then the built CLI is started on it: time from spawn to the first
+ * after compaction. The log is written directly, by the file store's own serializer (N commands: one
+ * new moderation case in ten, the rest resubmissions of known cases and moderation-mode changes, the
+ * mix of a CI pipeline that runs the writing laws again and again), then the built CLI is started on it: time from spawn to the first
  * 200 of `GET /v0/agents`, and the process's RSS then. "Before" replays the whole log (snapshots off);
- * "after" starts from the snapshot a compaction wrote (the log then holds only what follows it).
+ * "after" starts from the snapshot a compaction wrote (the log then holds only what follows it). A
+ * million commands for the file store only (Redis up to `REDIS_UP_TO`).
  *
  *   npm run bench -- --only state-growth
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@redis/client';
+import type { LoggedCommand } from '../../mocks/engine/commands/types.ts';
 import { sampleSubmission } from '../../mocks/engine/moderation/sample.ts';
-import { openStateFile } from '../../mocks/engine/store/file.ts';
+import { openStateFile, serializeEntry } from '../../mocks/engine/store/file.ts';
 import { createPersistentEngine } from '../../mocks/engine/store/open.ts';
 import { mockKeys } from '../../suites/target.ts';
 import { ROOT } from '../../test/support/processes.ts';
@@ -39,7 +41,7 @@ export interface StateGrowthResult {
 const keys = mockKeys();
 const ARGS = ['--seed', '42', '--clock', 'frozen'];
 
-/** The i-th command of the mix (the same for both stores). */
+/** The i-th command of the mix (the same for both stores), as the file store writes it. */
 function commandLine(i: number, real: number): string {
   const kind = i % 10;
   const command =
@@ -60,7 +62,7 @@ function commandLine(i: number, real: number): string {
             organizationId: 'org_acme',
             submission: sampleSubmission({ externalId: `growth-${i - kind}` }),
           };
-  return JSON.stringify({ real, command });
+  return serializeEntry({ real, command: command as LoggedCommand['command'] });
 }
 
 interface Started {
@@ -109,7 +111,7 @@ async function startTimed(args: readonly string[], env: Record<string, string>):
     );
     await answer?.arrayBuffer();
     if (answer?.status === 200) break;
-    if (performance.now() - started > 110_000) throw new Error(`no 200 in 110 s:\n${output}`);
+    if (performance.now() - started > 300_000) throw new Error(`no 200 in 300 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   const firstOkMs = Math.round(performance.now() - started);
@@ -143,11 +145,11 @@ async function fileRows(n: number, dir: string): Promise<GrowthRow[]> {
   for (let i = 0; i < n; i += 1) {
     chunk.push(commandLine(i, real));
     if (chunk.length === 10_000) {
-      appendFileSync(file, `${chunk.join('\n')}\n`);
+      appendFileSync(file, chunk.join(''));
       chunk.length = 0;
     }
   }
-  if (chunk.length > 0) appendFileSync(file, `${chunk.join('\n')}\n`);
+  if (chunk.length > 0) appendFileSync(file, chunk.join(''));
   const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const rows: GrowthRow[] = [];
   // The interval is one past the log: the replay writes no snapshot, the one write after it does.
@@ -191,7 +193,9 @@ async function redisRows(n: number): Promise<GrowthRow[]> {
     for (let i = 0; i < n; i += 5_000) {
       const batch: Promise<unknown>[] = [];
       for (let j = i; j < Math.min(n, i + 5_000); j += 1)
-        batch.push(client.sendCommand(['XADD', 'cca-kit:log', '*', 'c', commandLine(j, origin.clockStart)]));
+        batch.push(
+          client.sendCommand(['XADD', 'cca-kit:log', '*', 'c', commandLine(j, origin.clockStart).trimEnd()]),
+        );
       await Promise.all(batch);
     }
     const rows: GrowthRow[] = [];
@@ -231,6 +235,9 @@ async function redisRows(n: number): Promise<GrowthRow[]> {
   }
 }
 
+/** Redis is measured up to this many commands: a million entries take longer to load than a bench run may. */
+const REDIS_UP_TO = 100_000;
+
 export async function stateGrowthSection(options: {
   readonly sizes: readonly number[];
   readonly log: (line: string) => void;
@@ -239,7 +246,11 @@ export async function stateGrowthSection(options: {
   const rows: GrowthRow[] = [];
   try {
     for (const n of options.sizes) {
-      for (const row of [...(await fileRows(n, dir)), ...(await redisRows(n))]) {
+      const file = await fileRows(n, dir);
+      // The log and its snapshot are gone before the next size is written (a million is half a gigabyte).
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      for (const row of [...file, ...(n <= REDIS_UP_TO ? await redisRows(n) : [])]) {
         rows.push(row);
         options.log(
           `   ${row.store} ${row.commands} ${row.phase}: first 200 in ${row.firstOkMs} ms, RSS ${row.rssMiB} MiB (${row.logSize})`,
@@ -252,7 +263,7 @@ export async function stateGrowthSection(options: {
   return {
     rows,
     sizes: options.sizes,
-    skipped: options.sizes.includes(1_000_000) ? null : '1,000,000 commands: over the 2-minute limit',
+    skipped: options.sizes.includes(1_000_000) ? null : '1,000,000 commands: not in this run',
   };
 }
 
@@ -276,18 +287,20 @@ export function renderStateGrowth(result: StateGrowthResult, stamp: string): str
     const big = at(result.sizes[1] ?? 0);
     return small === undefined || big === undefined ? 'n/a' : (big.firstOkMs / small.firstOkMs).toFixed(1);
   };
-  lines.push(
-    '',
-    `Replay ratio (time to first 200, ${result.sizes[1]?.toLocaleString('en-US')} / ${result.sizes[0]?.toLocaleString('en-US')} commands, whole log): file ${ratio('file')}, Redis ${ratio('redis')} (linear is ${((result.sizes[1] ?? 0) / (result.sizes[0] ?? 1)).toFixed(0)}; the time includes the process start, about the same at every size).`,
-  );
-  lines.push(
-    '',
-    'The first compaction of a log keeps it whole: the log is cut at the *previous* snapshot, so a damaged latest one still leaves a way back; from the second snapshot on, the log holds at most two intervals (10,000 commands each by default). RSS after compaction still counts the log text read at start.',
-  );
-  if (!result.sizes.includes(1_000_000))
+  if (result.sizes.length >= 2)
     lines.push(
       '',
-      '1,000,000 commands left out: writing the log and replaying it whole once ("before compaction") for both stores takes longer than the 2 minutes a bench run may take on this shared machine.',
+      `Replay ratio (time to first 200, ${result.sizes[1]?.toLocaleString('en-US')} / ${result.sizes[0]?.toLocaleString('en-US')} commands, whole log): file ${ratio('file')}, Redis ${ratio('redis')} (linear is ${((result.sizes[1] ?? 0) / (result.sizes[0] ?? 1)).toFixed(0)}; the time includes the process start, about the same at every size).`,
     );
+  lines.push(
+    '',
+    'The first compaction of a log keeps it whole: the log is cut at the *previous* snapshot, so a damaged latest one still leaves a way back; from the second snapshot on, the log holds at most two intervals (10,000 commands each by default). The file store reads its log in chunks and parses only the lines after the snapshot, so "after compaction" holds the state, not the log text (the whole log is still scanned once for its line count).',
+  );
+  if (result.sizes.some((n) => n > REDIS_UP_TO))
+    lines.push(
+      '',
+      `Redis is measured up to ${REDIS_UP_TO.toLocaleString('en-US')} commands: loading a million stream entries and replaying them whole once takes longer than this bench may.`,
+    );
+  if (!result.sizes.includes(1_000_000)) lines.push('', `${result.skipped ?? ''}.`);
   return lines.join('\n');
 }

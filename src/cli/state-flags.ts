@@ -49,7 +49,7 @@ export async function openPersistentState(
         : `snapshot at ${health.snapshot.position}, `;
     return {
       ...opened,
-      summary: `file ${file} (${from}${health.position} writes in all; concurrent writes share one fdatasync)`,
+      summary: `file ${file} (${from}${health.position} writes in all; concurrent writes share a flush, flushes overlap)`,
     };
   }
   const { openRedisStore, parseRedisLocation } = await import('../../mocks/engine/store/redis.ts');

@@ -11,7 +11,16 @@
  *
  * Leftover `.tmp` files of a kill are removed at the next start. Node only.
  */
-import { closeSync, fdatasyncSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fdatasyncSync,
+  fsyncSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import type { StateOrigin } from './origin.ts';
 import {
   encodeSnapshot,
@@ -19,8 +28,9 @@ import {
   type Snapshot,
   type SnapshotExpectation,
   syncDirectory,
-  writeFileAtomic,
 } from './snapshot.ts';
+
+const COPY_CHUNK = 4 << 20;
 
 export const latestOf = (path: string): string => `${path}.snapshot`;
 export const previousOf = (path: string): string => `${path}.snapshot.prev`;
@@ -119,19 +129,36 @@ export function compactLog(step: Compaction): {
   syncDirectory(path);
 
   // The log keeps what the previous snapshot (now `.prev`) does not cover; after a reset, nothing.
+  // Copied a chunk at a time: the kept part of a long log is far larger than one buffer should be.
   const base = step.reset ? step.position : step.keepPosition;
-  const tail = Buffer.alloc(step.reset ? 0 : step.end - step.keepOffset);
-  let read = 0;
-  while (read < tail.byteLength) {
-    const got = readSync(step.fd, tail, read, tail.byteLength - read, step.keepOffset + read);
-    if (got === 0) throw new Error('the log is shorter than its end');
-    read += got;
-  }
   const first = headerLine(header, base);
-  writeFileAtomic(path, Buffer.concat([Buffer.from(first), tail]));
+  const tailBytes = step.reset ? 0 : step.end - step.keepOffset;
+  const logTemporary = `${path}.tmp`;
+  const logOut = openSync(logTemporary, 'w');
+  try {
+    writeSync(logOut, first);
+    const chunk = Buffer.allocUnsafe(Math.min(COPY_CHUNK, Math.max(1, tailBytes)));
+    for (let copied = 0; copied < tailBytes; ) {
+      const got = readSync(
+        step.fd,
+        chunk,
+        0,
+        Math.min(chunk.length, tailBytes - copied),
+        step.keepOffset + copied,
+      );
+      if (got === 0) throw new Error('the log is shorter than its end');
+      writeSync(logOut, chunk, 0, got);
+      copied += got;
+    }
+    fsyncSync(logOut);
+  } finally {
+    closeSync(logOut);
+  }
+  renameSync(logTemporary, path);
+  syncDirectory(path);
   closeSync(step.fd);
   if (step.reset) rmSync(previousOf(path), { force: true });
   const fd = openSync(path, 'r+');
-  const end = Buffer.byteLength(first) + tail.byteLength;
+  const end = Buffer.byteLength(first) + tailBytes;
   return { fd, end, keepOffset: end, keepPosition: step.position };
 }

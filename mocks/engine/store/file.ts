@@ -3,7 +3,8 @@
  * epoch and `base`, the number of commands compacted away before line 2); every other line is one
  * command, appended before it is applied and flushed to disk (`fdatasync`) before the write is
  * answered, so an answered write survives a crash of the process or the machine. Concurrent writes
- * share one flush (group commit), off the event loop, so reads never wait for the disk.
+ * share a flush and flushes overlap (group commit, `group-commit.ts`), off the event loop, so reads
+ * never wait for the disk.
  *
  * Every `snapshotEvery` commands the state is written beside the log as `FILE.snapshot` (the one before
  * kept as `FILE.snapshot.prev`) and the log is rewritten to start where the previous snapshot ends:
@@ -16,21 +17,13 @@
  * damaged line is refused, never half-applied. Only a last line without its newline (a write cut off
  * by a crash, never answered) is dropped.
  */
-import {
-  closeSync,
-  fdatasync,
-  fdatasyncSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  write,
-  writeSync,
-} from 'node:fs';
-import { promisify } from 'node:util';
+import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { readBeforeRetry } from '../commands/read-back.ts';
 import type { Applied, LoggedCommand } from '../commands/types.ts';
 import { compactLog, headerLine, loadLatestSnapshot, removeLeftovers } from './compaction.ts';
+import { type AppendFailure, createGroupCommit, type LogFile } from './group-commit.ts';
 import { captureImage, restoreImage } from './image.ts';
+import { type LogScan, readLines, scanLog } from './log-lines.ts';
 import {
   checkOrigin,
   type OriginDescription,
@@ -50,25 +43,8 @@ import {
   StoreUnavailableError,
 } from './types.ts';
 
-const fdatasyncAsync = promisify(fdatasync);
-const writeAsync = promisify(write);
-
-/** A write waiting for its group's flush. */
-interface Pending {
-  readonly entry: LoggedCommand;
-  readonly line: string;
-  resolve(outcome: Applied): void;
-  reject(error: Error): void;
-}
-
-/** Writes every byte at `position` (a write may take fewer than asked). */
-async function writeAll(fd: number, bytes: Buffer, position: number): Promise<void> {
-  let done = 0;
-  while (done < bytes.length) {
-    const { bytesWritten } = await writeAsync(fd, bytes, done, bytes.length - done, position + done);
-    done += bytesWritten;
-  }
-}
+/** One log line: what the store appends for a write (and what a generated log must hold). */
+export const serializeEntry = (entry: LoggedCommand): string => `${JSON.stringify(entry)}\n`;
 
 export interface OpenedFile {
   readonly origin: StateOrigin;
@@ -84,6 +60,9 @@ export interface StateFileOptions {
 }
 
 export const DEFAULT_SNAPSHOT_EVERY = 10_000;
+
+/** Entries after the snapshot kept parsed from the check to the replay; more are parsed again. */
+const KEEP_PARSED = 50_000;
 
 interface FileHeader extends StateOrigin {
   readonly base?: number;
@@ -124,9 +103,10 @@ export function openStateFile(
 ): OpenedFile {
   const snapshotEvery = options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY;
   removeLeftovers(path);
-  let text = '';
+  // Read in chunks, never as one text (`log-lines.ts`): only the lines after the snapshot are parsed.
+  let reader: number | undefined;
   try {
-    text = readFileSync(path, 'utf8');
+    reader = openSync(path, 'r');
   } catch (cause) {
     if ((cause as { code?: unknown }).code !== 'ENOENT') {
       throw new StateStoreError(
@@ -136,46 +116,55 @@ export function openStateFile(
     }
   }
   const notes: string[] = [];
-  let lines: string[] = [];
   let found: FileHeader = origin;
-  let keep = Buffer.byteLength(text);
-  if (text !== '') {
-    lines = text.split('\n');
-    const last = lines.pop() ?? '';
-    if (last !== '') {
-      // A line without its newline was being written when the process stopped: it was never answered.
-      keep -= Buffer.byteLength(last);
-      notes.push(
-        `dropped a cut-off last line of ${path} (${Buffer.byteLength(last)} bytes, never acknowledged)`,
-      );
+  let scan: LogScan | undefined;
+  try {
+    scan = reader === undefined ? undefined : scanLog(reader);
+    if (scan !== undefined && scan.keep + scan.cutOff > 0) {
+      if (scan.cutOff > 0) {
+        // A line without its newline was being written when the process stopped: it was never answered.
+        notes.push(`dropped a cut-off last line of ${path} (${scan.cutOff} bytes, never acknowledged)`);
+      }
+      found = readOrigin(scan.header, path);
+      checkOrigin(found, expected, `state file ${path}`);
     }
-    found = readOrigin(lines[0] ?? '', path);
-    checkOrigin(found, expected, `state file ${path}`);
+  } catch (cause) {
+    if (reader !== undefined) closeSync(reader);
+    throw cause;
   }
-  text = '';
+  const lines = scan?.lines ?? 0;
+  let keep = scan?.keep ?? 0;
   const base = found.base ?? 0;
-  const logged = Math.max(0, lines.length - 1);
+  const logged = Math.max(0, lines - 1);
   const epoch = found.epoch ?? null;
   const snapshot: Snapshot | undefined =
-    lines.length === 0
+    lines === 0
       ? undefined
       : loadLatestSnapshot(path, { fingerprint: found.fingerprint, epoch }, base, base + logged, notes);
   if (snapshot === undefined && base > 0) {
+    if (reader !== undefined) closeSync(reader);
     throw new StateStoreError(
       'STATE_INVALID',
       `${path} was compacted past its first ${base} commands and no usable snapshot is beside it (${notes.join('; ')}); nothing was applied`,
     );
   }
-  // Parsed before anything is applied: a damaged line refuses the whole file.
   const from = snapshot === undefined ? 0 : Math.min(snapshot.header.position, base + logged) - base;
-  const entries: LoggedCommand[] = [];
   // Where the entries after the snapshot start in the file: what a compaction keeps.
-  let keepOffset = 0;
-  for (let index = 0; index < 1 + from && index < lines.length; index += 1)
-    keepOffset += Buffer.byteLength(lines[index] as string) + 1;
-  for (let index = 1 + from; index < lines.length; index += 1)
-    entries.push(parseEntry(lines[index] as string, `${path} line ${index + 1}`));
-  lines = [];
+  let keepOffset = scan === undefined || lines === 0 ? 0 : scan.offsetOf(1 + from);
+  const total = Math.max(0, lines - 1 - from);
+  /** The entries after the snapshot, parsed from the open file `fd` (line numbers count from 1). */
+  function* entriesIn(fd: number): Generator<LoggedCommand> {
+    let line = 2 + from;
+    for (const text of readLines(fd, keepOffset, keep)) yield parseEntry(text, `${path} line ${line++}`);
+  }
+  // Parsed before anything is applied: a damaged line refuses the whole file. Kept when few; a long
+  // log is parsed again as it is replayed, so start-up never holds it all.
+  let entries: LoggedCommand[] | undefined = total <= KEEP_PARSED ? [] : undefined;
+  try {
+    if (reader !== undefined) for (const entry of entriesIn(reader)) entries?.push(entry);
+  } finally {
+    if (reader !== undefined) closeSync(reader);
+  }
   const { base: _, ...plainOrigin } = found;
   return {
     origin: plainOrigin,
@@ -208,9 +197,9 @@ export function openStateFile(
         keepPosition = Math.min(snapshotAt, base + logged);
         snapshotInfo = { position: snapshotAt, at: snapshot.header.createdAt };
       }
-      await replayInSteps(entries, apply, progress);
-      let position = snapshotAt + entries.length;
-      entries.length = 0;
+      await replayInSteps(entries ?? entriesIn(fd), total, apply, progress);
+      let position = snapshotAt + total;
+      entries = undefined;
       let offset = keep;
       let lastError: string | null = null;
       if (snapshotAt > base + logged) {
@@ -256,63 +245,57 @@ export function openStateFile(
         }
       };
 
-      // Group commit: a write waits in `queued` while a flush is on disk's way; the next flush writes
-      // every queued line at once and syncs once. Nothing is applied before its bytes are durable, and
-      // the event loop never waits for the disk (reads are answered meanwhile). Compaction runs between
-      // two flushes, never while one is in flight, and a reset ends a group: what was queued before it
-      // is flushed first, then it is applied and snapshotted, then what came after it.
-      let queued: Pending[] = [];
-      let flushing: Promise<void> | null = null;
+      // Group commit (`group-commit.ts`): nothing is applied before its bytes are durable, and the
+      // event loop never waits for the disk (reads are answered meanwhile). A compaction and a reset
+      // run alone, between flushes: what was appended before a reset is released first, then it is
+      // applied and snapshotted, then what came after it is written.
+      const log: LogFile = { fd, end: offset };
+      const commit = createGroupCommit(log);
       let broken: string | null = null;
-      let flushes = 0;
-      const resetNow = (pending: Pending): void => {
-        // A reset is a snapshot of the fresh state: the commands before it are dropped, not appended to.
-        const outcome = apply(pending.entry);
-        position += 1;
-        snapshotNow(true);
-        if (snapshotAt !== position)
-          pending.reject(new StoreUnavailableError(`cannot reset state file ${path}: ${lastError}`));
-        else pending.resolve(outcome);
+      let compactionDue = false;
+      const compact = (reset: boolean): void => {
+        fd = log.fd;
+        offset = log.end;
+        snapshotNow(reset);
+        log.fd = fd;
+        log.end = offset;
       };
-      const flush = async (): Promise<void> => {
-        while (queued.length > 0) {
-          const at = queued.findIndex((pending) => pending.entry.command.type === 'reset');
-          if (at === 0) {
-            resetNow(queued.shift() as Pending);
-            continue;
-          }
-          const batch = at === -1 ? queued : queued.slice(0, at);
-          queued = at === -1 ? [] : queued.slice(at);
-          const bytes = Buffer.from(batch.map((pending) => pending.line).join(''));
-          const start = offset;
-          try {
-            await writeAll(fd, bytes, start);
-            flushes += 1;
-            await fdatasyncAsync(fd);
-          } catch (cause) {
-            lastError = (cause as Error).message;
-            const why = `cannot append to state file ${path}: ${lastError}`;
-            try {
-              // Cut back what was written of the batch: none of it may be replayed, none was answered.
-              ftruncateSync(fd, start);
-              for (const pending of batch) pending.reject(new StoreUnavailableError(why));
-            } catch (undo) {
-              broken = `${why}; and cannot cut the file back: ${(undo as Error).message}`;
-              for (const pending of batch)
-                pending.reject(
-                  new OutcomeUnknownError(broken, false, readBeforeRetry(pending.entry.command)),
-                );
-            }
-            continue;
-          }
-          offset += bytes.length;
-          lastError = null;
-          for (const pending of batch) {
-            position += 1;
-            pending.resolve(apply(pending.entry));
-          }
-          if (snapshotEvery > 0 && position - snapshotAt >= snapshotEvery) snapshotNow(false);
+      const applied = (entry: LoggedCommand, resolve: (outcome: Applied) => void) => (): void => {
+        position += 1;
+        lastError = null;
+        resolve(apply(entry));
+        if (snapshotEvery > 0 && position - snapshotAt >= snapshotEvery && !compactionDue) {
+          compactionDue = true;
+          commit.barrierNext(() => {
+            compactionDue = false;
+            compact(false);
+          });
         }
+      };
+      const refused =
+        (entry: LoggedCommand, reject: (error: Error) => void) =>
+        (failure: AppendFailure): void => {
+          lastError = failure.message;
+          const why = `cannot append to state file ${path}: ${failure.message}`;
+          if (failure.cutBack) {
+            reject(new StoreUnavailableError(why));
+            return;
+          }
+          broken = `${why}; and cannot cut the file back`;
+          reject(new OutcomeUnknownError(broken, false, readBeforeRetry(entry.command)));
+        };
+      const resetNow = (
+        entry: LoggedCommand,
+        resolve: (outcome: Applied) => void,
+        reject: (error: Error) => void,
+      ): void => {
+        // A reset is a snapshot of the fresh state: the commands before it are dropped, not appended to.
+        const outcome = apply(entry);
+        position += 1;
+        compact(true);
+        if (snapshotAt !== position)
+          reject(new StoreUnavailableError(`cannot reset state file ${path}: ${lastError}`));
+        else resolve(outcome);
       };
 
       return {
@@ -321,10 +304,8 @@ export function openStateFile(
         write(entry) {
           if (broken !== null) throw new StoreUnavailableError(broken);
           return new Promise<Applied>((resolve, reject) => {
-            queued.push({ entry, line: `${JSON.stringify(entry)}\n`, resolve, reject });
-            flushing ??= flush().finally(() => {
-              flushing = null;
-            });
+            if (entry.command.type === 'reset') commit.barrier(() => resetNow(entry, resolve, reject));
+            else commit.append(serializeEntry(entry), applied(entry, resolve), refused(entry, reject));
           });
         },
         catchUp: () => undefined,
@@ -336,14 +317,14 @@ export function openStateFile(
           lag: 0,
           connected: lastError === null || lastError.startsWith('snapshot'),
           lastError,
-          flushes,
+          flushes: commit.flushes,
           epoch,
           diverged: null,
           snapshot: snapshotInfo,
         }),
         async close() {
-          await flushing;
-          closeSync(fd);
+          await commit.idle();
+          closeSync(log.fd);
         },
       };
     },
