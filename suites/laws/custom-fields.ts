@@ -318,7 +318,7 @@ export const patchInputs: Law = {
   id: 'custom-fields.patch-inputs',
   group: 'custom-fields',
   title:
-    'PATCH refuses empty fields, missing or empty fieldName, missing value, confidence outside 0..1, non-string rationale, wrong types and unregistered names (422 with fieldErrors); unknown action 404',
+    'PATCH refuses a body that is no object, empty fields, missing or empty fieldName, missing value, confidence outside 0..1 (naming the item, also past the tenth), non-string rationale, wrong types and unregistered names (422 with fieldErrors); unknown action 404',
   ruleIds: [
     'CF-PATCH-FIELDS-MIN-1',
     'CF-PATCH-FIELDNAME-REQUIRED',
