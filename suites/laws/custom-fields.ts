@@ -318,7 +318,7 @@ export const patchInputs: Law = {
   id: 'custom-fields.patch-inputs',
   group: 'custom-fields',
   title:
-    'PATCH refuses empty fields, missing or empty fieldName, missing value, confidence outside 0..1, non-string rationale, wrong types and unregistered names (422 with fieldErrors); unknown action 404',
+    'PATCH refuses a body that is no object, empty fields, missing or empty fieldName, missing value, confidence outside 0..1 (naming the item, also past the tenth), non-string rationale, wrong types and unregistered names (422 with fieldErrors); unknown action 404',
   ruleIds: [
     'CF-PATCH-FIELDS-MIN-1',
     'CF-PATCH-FIELDNAME-REQUIRED',
@@ -363,6 +363,9 @@ export const patchInputs: Law = {
     const cases: Case[] = [
       ['fields: []', 'CF-PATCH-FIELDS-MIN-1', { fields: [] }, BAD_BODY],
       ['no fields key', 'CF-PATCH-FIELDS-MIN-1', {}, BAD_BODY],
+      // A body that is JSON but no object at all: refused like a body without fields, never a 500.
+      ['the JSON body null', 'CF-PATCH-FIELDS-MIN-1', null, BAD_BODY],
+      ['the JSON body []', 'CF-PATCH-FIELDS-MIN-1', [], BAD_BODY],
       ['fieldName ""', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ fieldName: '', value: 1 }] }, BAD_BODY],
       ['fieldName missing', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ value: 1 }] }, BAD_BODY],
       [
@@ -414,6 +417,28 @@ export const patchInputs: Law = {
         { fields: [{ fieldName: typed.fieldName, value: wrongValueFor(typed.fieldType) }] },
         422,
         typed.fieldName,
+      ]);
+    }
+    // The refused item at index 10: an index of two digits names that item, not the one its first
+    // digit would point at. Ten items of the first field before it (any deployment refuses the body
+    // for the eleventh alone), and a second field of the action for the eleventh so the two names
+    // differ, with the value it holds now (a deployment that wrongly took the body changes nothing).
+    const other =
+      fields.find((f) => f.fieldName !== field.fieldName) ??
+      (await readFields(ctx, actionId)).find((f) => f.fieldName !== '' && f.fieldName !== field.fieldName);
+    if (other !== undefined) {
+      cases.push([
+        `eleven items, the eleventh (${other.fieldName}) with confidence 1.5`,
+        'CF-PATCH-CONFIDENCE-RANGE',
+        {
+          fields: [
+            ...Array.from({ length: 10 }, () => same),
+            { fieldName: other.fieldName, value: other.value, confidence: 1.5 },
+          ],
+        },
+        BAD_BODY,
+        undefined,
+        other.fieldName,
       ]);
     }
     return withRestore(ctx, target, () =>

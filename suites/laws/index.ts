@@ -12,6 +12,7 @@ import { ingestionLaws } from './ingestion.ts';
 import { inputLaws } from './inputs.ts';
 import { listCalendarDates } from './inputs-calendar.ts';
 import { moderationLaws } from './moderation.ts';
+import { decisionsOfSensitiveContent } from './moderation-decisions.ts';
 import { pagingLaws } from './paging.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
 import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from './parameters-tags.ts';
@@ -53,6 +54,7 @@ export const allLaws: readonly Law[] = [
   listCalendarDates,
   ...customFieldLaws,
   ...moderationLaws,
+  decisionsOfSensitiveContent,
   ...ingestionLaws,
   ...statefulLaws,
   // The agent interface (MCP, spec 4.18): group `agent`, `--skip agent` leaves it out.
