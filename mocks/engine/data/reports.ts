@@ -98,13 +98,29 @@ export function tagCounts(org: OrgData, window: Window, respondedOnly: boolean) 
 }
 
 /** Tags by count descending, then tagId ascending. */
-export function rankedTags(org: OrgData, tags: Map<number, TagAccumulator>): [number, TagAccumulator][] {
+export function rankedTags<T extends { readonly total: number }>(
+  org: OrgData,
+  tags: Map<number, T>,
+): [number, T][] {
   return [...tags.entries()].sort((a, b) => {
     if (b[1].total !== a[1].total) return b[1].total - a[1].total;
     const idA = org.catalog.tags[a[0]]?.id ?? '';
     const idB = org.catalog.tags[b[0]]?.id ?? '';
     return idA < idB ? -1 : idA > idB ? 1 : 0;
   });
+}
+
+/** The number of window actions carrying each tag: all the ranking of tag volume needs. */
+function tagTotals(org: OrgData, window: Window, respondedOnly: boolean): Map<number, { total: number }> {
+  const tags = new Map<number, { total: number }>();
+  forEachInWindow(org, window, respondedOnly, (row) => {
+    for (const tag of org.table.tagsOf(row)) {
+      const counted = tags.get(tag);
+      if (counted === undefined) tags.set(tag, { total: 1 });
+      else counted.total++;
+    }
+  });
+  return tags;
 }
 
 export function tagAnalytics(
@@ -163,41 +179,51 @@ export function tagVolume(
     });
     selected = [...new Set(selected)];
   } else {
-    const { tags } = tagCounts(org, window, options.respondedOnly);
-    selected = rankedTags(org, tags)
+    selected = rankedTags(org, tagTotals(org, window, options.respondedOnly))
       .slice(0, options.topTagsLimit)
       .map(([k]) => k);
   }
-  const wanted = new Set(selected);
-  const cells = new Map<string, { count: number; responded: number }>();
+  // One counter pair per selected tag and day, in the order the tags were selected: the rows come
+  // out by day, then by that order, without a key string per cell or a sort of every cell.
+  const position = new Map(selected.map((k, i) => [k, i]));
+  const width = selected.length;
+  const days = new Map<string, { count: Int32Array; responded: Int32Array }>();
   forEachInWindow(org, window, options.respondedOnly, (row) => {
-    const day = dayOf(org.table.createdAt[row] ?? 0);
+    let cells: { count: Int32Array; responded: Int32Array } | undefined;
     for (const tag of org.table.tagsOf(row)) {
-      if (!wanted.has(tag)) continue;
-      const key = `${day}\u0000${tag}`;
-      const cell = cells.get(key) ?? { count: 0, responded: 0 };
-      cell.count++;
-      if (org.table.responded(row)) cell.responded++;
-      cells.set(key, cell);
+      const i = position.get(tag);
+      if (i === undefined) continue;
+      if (cells === undefined) {
+        const day = dayOf(org.table.createdAt[row] ?? 0);
+        cells = days.get(day);
+        if (cells === undefined) {
+          cells = { count: new Int32Array(width), responded: new Int32Array(width) };
+          days.set(day, cells);
+        }
+      }
+      cells.count[i] = (cells.count[i] ?? 0) + 1;
+      if (org.table.responded(row)) cells.responded[i] = (cells.responded[i] ?? 0) + 1;
     }
   });
-  const order = new Map(selected.map((k, i) => [k, i]));
-  const rows = [...cells.entries()].map(([key, cell]) => {
-    const [day, tagText] = key.split('\u0000') as [string, string];
-    const k = Number.parseInt(tagText, 10);
-    const tag = org.catalog.tags[k];
-    return {
-      day,
-      tagId: tag?.id ?? '',
-      tagName: tag?.value ?? '',
-      count: cell.count,
-      responded: cell.responded,
-      order: order.get(k) ?? 0,
-    };
-  });
-  rows.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.order - b.order));
+  const data: { day: string; tagId: string; tagName: string; count: number; responded: number }[] = [];
+  for (const day of [...days.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const cells = days.get(day);
+    if (cells === undefined) continue;
+    for (let i = 0; i < width; i++) {
+      const count = cells.count[i] ?? 0;
+      if (count === 0) continue;
+      const tag = org.catalog.tags[selected[i] ?? -1];
+      data.push({
+        day,
+        tagId: tag?.id ?? '',
+        tagName: tag?.value ?? '',
+        count,
+        responded: cells.responded[i] ?? 0,
+      });
+    }
+  }
   return {
-    data: rows.map(({ order: _order, ...row }) => row),
+    data,
     tags: selected.map((k) => org.catalog.tags[k]?.value ?? ''),
   };
 }
