@@ -261,29 +261,45 @@ export function sentimentByTag(org: OrgData, window: Window) {
   }));
 }
 
-/** Customer identity within a platform: the customer number for seeded rows, the userId for ingested ones. */
-function customerKey(org: OrgData, row: number): string {
+/**
+ * Customer identity within a platform: the customer number for seeded rows, the userId for ingested
+ * ones. A number and a string never equal each other as map keys, so the two kinds stay apart
+ * without building a string per seeded row.
+ */
+function customerKey(org: OrgData, row: number): number | string {
   if (org.table.hasFlag(row, FLAG_INGESTED)) return `i:${org.ingested.get(row)?.user.userId ?? ''}`;
-  return `s:${org.table.customer[row] ?? 0}`;
+  return org.table.customer[row] ?? 0;
 }
 
 export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<string> | undefined) {
   const included = (row: number): boolean =>
     platforms === undefined || platforms.has(PLATFORMS[org.table.platform[row] ?? 0] ?? '');
-  const perPlatform = new Map<string, Map<string, number>>();
-  const weekUsers = new Map<string, Set<string>>();
+  const perPlatform = new Map<string, Map<number | string, number>>();
+  // Week start, then platform name: maps of maps rather than a key string built per row.
+  const weekUsers = new Map<number, Map<string, Set<number | string>>>();
   const funnel = { conversations: 0, responded: 0, assigned: 0, closed: 0, rated: 0 };
   forEachInWindow(org, window, false, (row) => {
     if (!included(row)) return;
     const platform = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-    const users = perPlatform.get(platform) ?? new Map<string, number>();
+    let users = perPlatform.get(platform);
+    if (users === undefined) {
+      users = new Map();
+      perPlatform.set(platform, users);
+    }
     const who = customerKey(org, row);
     users.set(who, (users.get(who) ?? 0) + (org.table.msgUser[row] ?? 0));
-    perPlatform.set(platform, users);
-    const week = `${weekStart(org.table.createdAt[row] ?? 0)}\u0000${platform}`;
-    const set = weekUsers.get(week) ?? new Set<string>();
+    const week = weekStart(org.table.createdAt[row] ?? 0);
+    let platforms = weekUsers.get(week);
+    if (platforms === undefined) {
+      platforms = new Map();
+      weekUsers.set(week, platforms);
+    }
+    let set = platforms.get(platform);
+    if (set === undefined) {
+      set = new Set();
+      platforms.set(platform, set);
+    }
     set.add(who);
-    weekUsers.set(week, set);
     funnel.conversations++;
     if (org.table.responded(row)) funnel.responded++;
     if ((org.table.assignee[row] ?? -1) >= 0) funnel.assigned++;
@@ -303,9 +319,10 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
     });
   const previousWeekUsers = previousWeekCounter(org);
   const growthTrends = [...weekUsers.entries()]
-    .map(([key, users]) => {
-      const [weekText, platform] = key.split('\u0000') as [string, string];
-      const week = Number.parseInt(weekText, 10);
+    .flatMap(([week, platforms]) =>
+      [...platforms.entries()].map(([platform, users]) => ({ week, platform, users })),
+    )
+    .map(({ week, platform, users }) => {
       const previous = previousWeekUsers(week, platform);
       const current = users.size;
       return {
@@ -333,16 +350,19 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
  * window), computed once per week.
  */
 function previousWeekCounter(org: OrgData): (week: number, platform: string) => number {
-  const cache = new Map<number, Map<string, Set<string>>>();
+  const cache = new Map<number, Map<string, Set<number | string>>>();
   return (week, platform) => {
     let byPlatform = cache.get(week);
     if (byPlatform === undefined) {
-      const built = new Map<string, Set<string>>();
+      const built = new Map<string, Set<number | string>>();
       forEachInWindow(org, { from: week - WEEK, to: week - 1 }, false, (row) => {
         const name = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-        const users = built.get(name) ?? new Set<string>();
+        let users = built.get(name);
+        if (users === undefined) {
+          users = new Set();
+          built.set(name, users);
+        }
         users.add(customerKey(org, row));
-        built.set(name, users);
       });
       cache.set(week, built);
       byPlatform = built;
