@@ -224,6 +224,20 @@ describe('pre-serialised records stay in step with the data', () => {
         .map(
           ({ window: w, respondedOnly }) => `/v0/analytics/tags?${query({ ...w, respondedOnly, limit: 5 })}`,
         ),
+      fc
+        .record({ window, respondedOnly: fc.boolean(), topTagsLimit: fc.constantFrom(2, 10) })
+        .map(({ window: w, ...rest }) => `/v0/analytics/tags/volume?${query({ ...w, ...rest })}`),
+      fc
+        .record({
+          window,
+          path: fc.constantFrom(
+            '/v0/analytics/sentiment',
+            '/v0/analytics/engagement',
+            '/v0/agents',
+            '/v0/queues',
+          ),
+        })
+        .map(({ window: w, path }) => `${path}?${query(w)}`),
     );
     type Write =
       | { kind: 'ingest'; thread: string; serverName: string; ageMinutes: number }

@@ -9,7 +9,7 @@ import type { SoakResult } from '../sections/soak.ts';
 import type { StartupResult } from '../sections/startup.ts';
 import type { ThroughputResult } from '../sections/throughput.ts';
 import type { Machine } from './machine.ts';
-import { CCA_KIT_COMPUTED } from './servers.ts';
+import { CCA_KIT_COMPUTED, CEILING } from './servers.ts';
 import { fmt } from './stats.ts';
 
 export interface Stamped<T> {
@@ -48,9 +48,9 @@ function stamp(section: Stamped<unknown>): string {
   return `_Measured ${m.date} in ${fmt(section.seconds, 0)} s; load average (1 min) ${m.load1} before, ${section.loadAfter} after. Command: \`${section.command}\`._`;
 }
 
-function ratio(results: AllResults, route: string, versus: string): number | undefined {
+function ratio(results: AllResults, route: string, versus: string, subject?: string): number | undefined {
   const row = results.throughput?.result.rows.find((r) => r.route === route);
-  return row?.ratios.find((r) => r.versus === versus)?.ratio;
+  return row?.ratios.find((r) => r.versus === versus && r.subject === subject)?.ratio;
 }
 
 /**
@@ -80,15 +80,26 @@ export function targets(results: AllResults): Target[] {
     listComputed,
     (v) => v >= 5,
   );
-  for (const route of results.throughput?.result.rows.filter((r) => r.isGet) ?? []) {
-    const value = ratio(results, route.route, 'node:http ceiling');
-    ratioTarget(`${route.label} vs the ceiling`, '≥ 0.5×', value, (v) => v >= 0.5);
+  const rows = results.throughput?.result.rows ?? [];
+  for (const route of rows.filter((r) => r.isGet)) {
+    const value = ratio(results, route.route, CEILING);
+    ratioTarget(`${route.label} vs the ceiling`, '≥ 0.7×', value, (v) => v >= 0.7);
   }
-  // Only the routes whose answers the cache remembers (detail is served from per-record bytes either way).
-  const cachedRoutes = new Set(['list', 'search', 'tags']);
-  for (const route of results.throughput?.result.rows.filter((r) => cachedRoutes.has(r.route)) ?? []) {
-    const value = ratioWithoutCache(results, route.route, 'node:http ceiling');
-    ratioTarget(`${route.label}, no answer cache, vs the ceiling; derived`, '≥ 0.5×', value, (v) => v >= 0.5);
+  // Every computed read (detail is served from per-record bytes either way): measured pair by pair
+  // where the run did, derived from two pair ratios otherwise.
+  for (const route of rows.filter((r) => r.isGet && r.route !== 'detail')) {
+    const direct = ratio(results, route.route, CEILING, CCA_KIT_COMPUTED);
+    const value = direct ?? ratioWithoutCache(results, route.route, CEILING);
+    ratioTarget(
+      `${route.label}, no answer cache, vs the ceiling${direct === undefined ? '; derived' : ''}`,
+      '≥ 0.5×',
+      value,
+      (v) => v >= 0.5,
+    );
+  }
+  for (const route of rows.filter((r) => !r.isGet)) {
+    const value = ratio(results, route.route, CEILING);
+    ratioTarget(`${route.label} vs the ceiling (parsing the body)`, '≥ 0.3×', value, (v) => v >= 0.3);
   }
   const startup = results.startup?.result.speedup;
   ratioTarget('Start-up vs Prism', '≥ 8× faster', startup, (v) => v >= 8);
@@ -154,9 +165,10 @@ function throughputSection(section: Stamped<ThroughputResult>): string {
         : 'Latency percentiles come from every response time (fractional ms). ') +
       '**The load generator runs on the same two cores as the server under test.** ' +
       'Every server is its own process: cca-kit through its CLI (`node bin/cca-kit.js mock`), Prism 5.14 (`prism mock contract/openapi.json -v warn`, and with `--dynamic`), ' +
-      'the ceiling: a bare `node:http` server answering each route with the very bytes cca-kit answered (recorded first), ' +
-      `and on GETs \`${CCA_KIT_COMPUTED}\`: cca-kit started with \`--no-answer-cache\`, so list, search and tag answers are computed on every request ` +
-      '(by default they are remembered per window range until a row changes, and the benchmark repeats one request per route).',
+      "the ceiling: a bare `node:http` server answering each route with the very bytes cca-kit answered (recorded first), parsing a write's JSON body first, " +
+      `and on GETs \`${CCA_KIT_COMPUTED}\`: cca-kit started with \`--no-answer-cache\`, so every read is computed on every request ` +
+      '(by default the answers of list, search and the reports are remembered per window range until a row changes, and the benchmark repeats one request per route); ' +
+      `\`${CCA_KIT_COMPUTED} vs ${CEILING}\` rows are that server measured against the ceiling pair by pair.`,
     '',
     '| route | server | req/s | p50 | p99 | status (probe) | body bytes | responses by status |',
     '|---|---|---:|---:|---:|---:|---:|---|',
@@ -181,7 +193,7 @@ function throughputSection(section: Stamped<ThroughputResult>): string {
   for (const row of t.rows) {
     for (const r of row.ratios) {
       lines.push(
-        `| ${row.label} | ${r.versus} | ${x(r.ratio)} | ${r.perRound.map((v) => fmt(v, 2)).join(', ')} |`,
+        `| ${row.label} | ${r.subject === undefined ? '' : `${r.subject} vs `}${r.versus} | ${x(r.ratio)} | ${r.perRound.map((v) => fmt(v, 2)).join(', ')} |`,
       );
     }
   }

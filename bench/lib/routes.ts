@@ -1,12 +1,24 @@
 /**
- * The six benchmarked routes and their request bodies. The same request mix goes to every server; only
+ * The benchmarked routes and their request bodies. The same request mix goes to every server; only
  * the moderation case varies per request (a unique externalId each, so cca-kit accepts every one).
  */
 import type { AutocannonRequest } from 'autocannon';
 import { contractDocument } from '../../src/contract/index.ts';
 import type { WrkRequest } from './wrk.ts';
 
-export type RouteName = 'list' | 'detail' | 'search' | 'tags' | 'ingest' | 'moderation';
+export type RouteName =
+  | 'list'
+  | 'detail'
+  | 'search'
+  | 'tags'
+  | 'tagVolume'
+  | 'sentiment'
+  | 'engagement'
+  | 'agents'
+  | 'queues'
+  | 'ingest'
+  | 'moderation'
+  | 'customFields';
 
 export interface BenchKeys {
   /** Read scope, organization in ad_policy mode. */
@@ -20,7 +32,7 @@ export interface BenchKeys {
 export interface BenchRoute {
   readonly name: RouteName;
   readonly label: string;
-  readonly method: 'GET' | 'POST';
+  readonly method: 'GET' | 'POST' | 'PATCH';
   readonly path: string;
   readonly isGet: boolean;
   /** The autocannon request list for this route. */
@@ -41,6 +53,20 @@ function acceptedExample(): Record<string, unknown> {
   const body = contractDocument.paths?.['/v0/moderation/cases']?.post?.requestBody as Body | undefined;
   if (body === undefined) throw new Error('the contract has no body for POST /v0/moderation/cases');
   return body.content['application/json'].examples.accepted.value;
+}
+
+/** The contract's `updated` custom-fields example (a PATCH body that the seeded catalog accepts). */
+const UPDATED_FIELDS = updatedFieldsExample();
+
+function updatedFieldsExample(): Record<string, unknown> {
+  type Body = {
+    content: { 'application/json': { examples: { updated: { value: Record<string, unknown> } } } };
+  };
+  const body = contractDocument.paths?.['/v0/actions/{actionId}/custom-fields']?.patch?.requestBody as
+    | Body
+    | undefined;
+  if (body === undefined) throw new Error('the contract has no body for PATCH custom fields');
+  return body.content['application/json'].examples.updated.value;
 }
 
 /** A valid moderation submission (the contract's `accepted` example, with a chosen externalId). */
@@ -92,6 +118,33 @@ function getRoute(name: RouteName, label: string, path: string): BenchRoute {
   };
 }
 
+/** A write that sends the same body every time. */
+function bodyRoute(
+  name: RouteName,
+  label: string,
+  method: 'POST' | 'PATCH',
+  path: string,
+  body: string,
+  scope: 'write' | 'ingest',
+): BenchRoute {
+  const request = (keys: BenchKeys) => ({
+    method,
+    path,
+    headers: { ...json, 'x-api-key': keys[scope] },
+    body,
+  });
+  return {
+    name,
+    label,
+    method,
+    path,
+    isGet: false,
+    requests: (keys) => [request(keys)],
+    wrk: (keys) => request(keys),
+    sample: (keys) => request(keys),
+  };
+}
+
 /**
  * The routes. `detailId` is an action id of the seeded data (read from the list first); `runTag` keeps
  * moderation externalIds unique across the rounds of one run and across runs against one server.
@@ -105,6 +158,11 @@ export function benchRoutes(detailId: string, runTag: string): readonly BenchRou
     getRoute('detail', 'GET action detail', `/v0/action/${encodeURIComponent(detailId)}`),
     getRoute('search', 'GET conversation search', '/v0/conversations/search?pageSize=50'),
     getRoute('tags', 'GET tag analytics', '/v0/analytics/tags'),
+    getRoute('tagVolume', 'GET tag volume', '/v0/analytics/tags/volume'),
+    getRoute('sentiment', 'GET sentiment by day', '/v0/analytics/sentiment'),
+    getRoute('engagement', 'GET engagement', '/v0/analytics/engagement'),
+    getRoute('agents', 'GET agents', '/v0/agents'),
+    getRoute('queues', 'GET queues', '/v0/queues'),
     {
       name: 'ingest',
       label: 'POST ingestion (100 records, the same batch each time)',
@@ -162,5 +220,13 @@ export function benchRoutes(detailId: string, runTag: string): readonly BenchRou
         body: nextModerationBody(),
       }),
     },
+    bodyRoute(
+      'customFields',
+      'PATCH custom fields (one field, the same value each time)',
+      'PATCH',
+      `/v0/actions/${encodeURIComponent(detailId)}/custom-fields`,
+      JSON.stringify(UPDATED_FIELDS),
+      'write',
+    ),
   ];
 }

@@ -122,6 +122,9 @@ export async function startPrismMock(dynamic: boolean): Promise<RunningServer> {
   };
 }
 
+/** The name of the node:http replay server in the tables. */
+export const CEILING = 'node:http ceiling';
+
 /** The node:http replay server (`bench/servers/ceiling.ts`) over a recordings file. */
 export async function startCeiling(recordingsFile: string): Promise<RunningServer> {
   const child = spawn(
@@ -142,7 +145,7 @@ export async function startCeiling(recordingsFile: string): Promise<RunningServe
     child.once('exit', (code) => reject(new Error(`ceiling exited with ${code}:\n${output()}`)));
   });
   return {
-    name: 'node:http ceiling',
+    name: CEILING,
     url: `http://127.0.0.1:${port}`,
     pid: child.pid ?? 0,
     stop: stopper(child),

@@ -11,6 +11,7 @@ import { type BenchKeys, type BenchRoute, benchRoutes, type RouteName } from '..
 import {
   benchKeys,
   CCA_KIT_COMPUTED,
+  CEILING,
   type RunningServer,
   startCcaKit,
   startCeiling,
@@ -57,8 +58,10 @@ export interface ServerFigures {
 }
 
 export interface PairRatio {
+  /** The server divided (cca-kit when absent). */
+  readonly subject?: string;
   readonly versus: string;
-  /** Median of the per-round ratios cca-kit rps / other rps. */
+  /** Median of the per-round ratios subject rps / other rps. */
   readonly ratio: number;
   readonly perRound: readonly number[];
 }
@@ -193,20 +196,30 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
       const runs = new Map<string, LoadResult[]>();
       const push = (name: string, result: LoadResult) => runs.set(name, [...(runs.get(name) ?? []), result]);
       const ratios: PairRatio[] = [];
-      for (const other of versus) {
+      const pair = async (subject: RunningServer, other: RunningServer): Promise<void> => {
         const perRound: number[] = [];
         for (let round = 0; round < options.rounds; round++) {
-          const a = await measure(cca, load.duration);
+          const a = await measure(subject, load.duration);
           const b = await measure(other, load.duration);
-          push(cca.name, a);
+          push(subject.name, a);
           push(other.name, b);
           perRound.push(a.rps / b.rps);
         }
-        ratios.push({ versus: other.name, ratio: median(perRound), perRound });
+        ratios.push({
+          ...(subject === cca ? {} : { subject: subject.name }),
+          versus: other.name,
+          ratio: median(perRound),
+          perRound,
+        });
         log(
-          `  ${route.name}: cca-kit/${other.name} = ${median(perRound).toFixed(2)} (${perRound.map((r) => r.toFixed(2)).join(', ')}); ${a0(runs.get(cca.name))} vs ${a0(runs.get(other.name))} req/s`,
+          `  ${route.name}: ${subject.name}/${other.name} = ${median(perRound).toFixed(2)} (${perRound.map((r) => r.toFixed(2)).join(', ')}); ${a0(runs.get(subject.name))} vs ${a0(runs.get(other.name))} req/s`,
         );
-      }
+      };
+      for (const other of versus) await pair(cca, other);
+      // The computed answer against the ceiling, measured pair by pair too (not only derived).
+      const computed = versus.find((other) => other.name === CCA_KIT_COMPUTED);
+      const ceiling = versus.find((other) => other.name === CEILING);
+      if (computed !== undefined && ceiling !== undefined) await pair(computed, ceiling);
       const servers = [cca, ...versus].map((server) => ({
         server: server.name,
         ...merge(runs.get(server.name) ?? []),

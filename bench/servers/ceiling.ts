@@ -1,7 +1,7 @@
 /**
  * The ceiling: a bare node:http server that answers each benchmarked route with the very bytes cca-kit
- * answered (status, headers, body recorded beforehand). Nothing is computed per request, so its
- * throughput is what this runtime can do for these payloads. Run as its own process:
+ * answered (status, headers, body recorded beforehand). Nothing is computed per request beyond parsing a
+ * write's JSON body, so its throughput is what this runtime can do for these payloads. Run as its own process:
  *
  *   node --import tsx bench/servers/ceiling.ts <recordings.json>
  *
@@ -34,6 +34,9 @@ for (const r of recordings) {
   answers.set(`${r.method} ${r.path}`, { status: r.status, headers, body });
 }
 
+/** Kept so that the parse cannot be optimised away. */
+export let parsed: unknown;
+
 const server = createServer((req, res) => {
   const answer = answers.get(`${req.method} ${req.url}`);
   const send = () => {
@@ -45,11 +48,17 @@ const server = createServer((req, res) => {
     res.writeHead(answer.status, answer.headers);
     res.end(answer.body);
   };
-  // Like the mock, read the whole request body before answering.
+  // Like the mock, read the whole request body and parse it as JSON before answering: a write's
+  // ceiling is the cost of the transport plus the parse, not of the transport alone.
   if (req.method === 'GET' || req.method === 'HEAD') send();
   else {
-    req.on('end', send);
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (text !== '') parsed = JSON.parse(text);
+      send();
+    });
   }
 });
 server.keepAliveTimeout = 5_000;

@@ -200,7 +200,23 @@ export function percentile(sorted: readonly number[], p: number): number {
   return round2(a + (b - a) * (pos - lo));
 }
 
-export const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+const DAY = 86_400_000;
+const dayTexts = new Map<number, string>();
+
+/**
+ * The UTC day of `ms` as `YYYY-MM-DD`. Formatting a Date per row was the largest cost of the per-day
+ * reports, so each day's text is formatted once (by the same `toISOString`) and then looked up by
+ * day number; the map holds one short string per distinct day ever asked for.
+ */
+export function dayOf(ms: number): string {
+  const day = Math.floor(ms / DAY);
+  let text = dayTexts.get(day);
+  if (text === undefined) {
+    text = new Date(day * DAY).toISOString().slice(0, 10);
+    dayTexts.set(day, text);
+  }
+  return text;
+}
 
 /** Monday 00:00 UTC of the week containing `ms`. */
 export function weekStart(ms: number): number {

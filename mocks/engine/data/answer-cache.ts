@@ -1,6 +1,7 @@
 /**
- * Serialised answers of the read operations whose answer depends only on rows (tag analytics, the
- * action list, conversation search), remembered per organization. Such an answer is the same for every
+ * Serialised answers of the read operations whose answer depends only on rows and the catalog (the
+ * action list, conversation search, tag analytics, tag volume, sentiment, engagement, agents and
+ * queues), remembered per organization. Such an answer is the same for every
  * request with the same parameters whose window covers the same index range `[lo, hi)`, whatever the
  * clock says, until a row changes. With the default window ending "now", the range moves only when an
  * action enters or leaves it, so a repeated read costs a map lookup instead of a scan, a derivation
@@ -26,6 +27,8 @@ export const ANSWER_CACHE_BYTES = 16 * 1024 * 1024;
 interface OrgAnswers {
   bytes: number;
   readonly entries: Map<string, SerialisedJson>;
+  /** The catalog the answers were built from: agents and queues show it even with no rows at all. */
+  catalog: OrgData['catalog'];
 }
 
 const answers = new WeakMap<OrgData, OrgAnswers>();
@@ -34,8 +37,13 @@ const utf8 = new TextEncoder();
 function answersOf(org: OrgData): OrgAnswers {
   let cached = answers.get(org);
   if (cached === undefined) {
-    cached = { bytes: 0, entries: new Map() };
+    cached = { bytes: 0, entries: new Map(), catalog: org.catalog };
     answers.set(org, cached);
+  } else if (cached.catalog !== org.catalog) {
+    // A data file replaced the catalog (it is never mutated in place).
+    cached.entries.clear();
+    cached.bytes = 0;
+    cached.catalog = org.catalog;
   }
   return cached;
 }

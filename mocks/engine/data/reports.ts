@@ -98,13 +98,29 @@ export function tagCounts(org: OrgData, window: Window, respondedOnly: boolean) 
 }
 
 /** Tags by count descending, then tagId ascending. */
-export function rankedTags(org: OrgData, tags: Map<number, TagAccumulator>): [number, TagAccumulator][] {
+export function rankedTags<T extends { readonly total: number }>(
+  org: OrgData,
+  tags: Map<number, T>,
+): [number, T][] {
   return [...tags.entries()].sort((a, b) => {
     if (b[1].total !== a[1].total) return b[1].total - a[1].total;
     const idA = org.catalog.tags[a[0]]?.id ?? '';
     const idB = org.catalog.tags[b[0]]?.id ?? '';
     return idA < idB ? -1 : idA > idB ? 1 : 0;
   });
+}
+
+/** The number of window actions carrying each tag: all the ranking of tag volume needs. */
+function tagTotals(org: OrgData, window: Window, respondedOnly: boolean): Map<number, { total: number }> {
+  const tags = new Map<number, { total: number }>();
+  forEachInWindow(org, window, respondedOnly, (row) => {
+    for (const tag of org.table.tagsOf(row)) {
+      const counted = tags.get(tag);
+      if (counted === undefined) tags.set(tag, { total: 1 });
+      else counted.total++;
+    }
+  });
+  return tags;
 }
 
 export function tagAnalytics(
@@ -163,41 +179,51 @@ export function tagVolume(
     });
     selected = [...new Set(selected)];
   } else {
-    const { tags } = tagCounts(org, window, options.respondedOnly);
-    selected = rankedTags(org, tags)
+    selected = rankedTags(org, tagTotals(org, window, options.respondedOnly))
       .slice(0, options.topTagsLimit)
       .map(([k]) => k);
   }
-  const wanted = new Set(selected);
-  const cells = new Map<string, { count: number; responded: number }>();
+  // One counter pair per selected tag and day, in the order the tags were selected: the rows come
+  // out by day, then by that order, without a key string per cell or a sort of every cell.
+  const position = new Map(selected.map((k, i) => [k, i]));
+  const width = selected.length;
+  const days = new Map<string, { count: Int32Array; responded: Int32Array }>();
   forEachInWindow(org, window, options.respondedOnly, (row) => {
-    const day = dayOf(org.table.createdAt[row] ?? 0);
+    let cells: { count: Int32Array; responded: Int32Array } | undefined;
     for (const tag of org.table.tagsOf(row)) {
-      if (!wanted.has(tag)) continue;
-      const key = `${day}\u0000${tag}`;
-      const cell = cells.get(key) ?? { count: 0, responded: 0 };
-      cell.count++;
-      if (org.table.responded(row)) cell.responded++;
-      cells.set(key, cell);
+      const i = position.get(tag);
+      if (i === undefined) continue;
+      if (cells === undefined) {
+        const day = dayOf(org.table.createdAt[row] ?? 0);
+        cells = days.get(day);
+        if (cells === undefined) {
+          cells = { count: new Int32Array(width), responded: new Int32Array(width) };
+          days.set(day, cells);
+        }
+      }
+      cells.count[i] = (cells.count[i] ?? 0) + 1;
+      if (org.table.responded(row)) cells.responded[i] = (cells.responded[i] ?? 0) + 1;
     }
   });
-  const order = new Map(selected.map((k, i) => [k, i]));
-  const rows = [...cells.entries()].map(([key, cell]) => {
-    const [day, tagText] = key.split('\u0000') as [string, string];
-    const k = Number.parseInt(tagText, 10);
-    const tag = org.catalog.tags[k];
-    return {
-      day,
-      tagId: tag?.id ?? '',
-      tagName: tag?.value ?? '',
-      count: cell.count,
-      responded: cell.responded,
-      order: order.get(k) ?? 0,
-    };
-  });
-  rows.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.order - b.order));
+  const data: { day: string; tagId: string; tagName: string; count: number; responded: number }[] = [];
+  for (const day of [...days.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const cells = days.get(day);
+    if (cells === undefined) continue;
+    for (let i = 0; i < width; i++) {
+      const count = cells.count[i] ?? 0;
+      if (count === 0) continue;
+      const tag = org.catalog.tags[selected[i] ?? -1];
+      data.push({
+        day,
+        tagId: tag?.id ?? '',
+        tagName: tag?.value ?? '',
+        count,
+        responded: cells.responded[i] ?? 0,
+      });
+    }
+  }
   return {
-    data: rows.map(({ order: _order, ...row }) => row),
+    data,
     tags: selected.map((k) => org.catalog.tags[k]?.value ?? ''),
   };
 }
@@ -235,29 +261,45 @@ export function sentimentByTag(org: OrgData, window: Window) {
   }));
 }
 
-/** Customer identity within a platform: the customer number for seeded rows, the userId for ingested ones. */
-function customerKey(org: OrgData, row: number): string {
+/**
+ * Customer identity within a platform: the customer number for seeded rows, the userId for ingested
+ * ones. A number and a string never equal each other as map keys, so the two kinds stay apart
+ * without building a string per seeded row.
+ */
+function customerKey(org: OrgData, row: number): number | string {
   if (org.table.hasFlag(row, FLAG_INGESTED)) return `i:${org.ingested.get(row)?.user.userId ?? ''}`;
-  return `s:${org.table.customer[row] ?? 0}`;
+  return org.table.customer[row] ?? 0;
 }
 
 export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<string> | undefined) {
   const included = (row: number): boolean =>
     platforms === undefined || platforms.has(PLATFORMS[org.table.platform[row] ?? 0] ?? '');
-  const perPlatform = new Map<string, Map<string, number>>();
-  const weekUsers = new Map<string, Set<string>>();
+  const perPlatform = new Map<string, Map<number | string, number>>();
+  // Week start, then platform name: maps of maps rather than a key string built per row.
+  const weekUsers = new Map<number, Map<string, Set<number | string>>>();
   const funnel = { conversations: 0, responded: 0, assigned: 0, closed: 0, rated: 0 };
   forEachInWindow(org, window, false, (row) => {
     if (!included(row)) return;
     const platform = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-    const users = perPlatform.get(platform) ?? new Map<string, number>();
+    let users = perPlatform.get(platform);
+    if (users === undefined) {
+      users = new Map();
+      perPlatform.set(platform, users);
+    }
     const who = customerKey(org, row);
     users.set(who, (users.get(who) ?? 0) + (org.table.msgUser[row] ?? 0));
-    perPlatform.set(platform, users);
-    const week = `${weekStart(org.table.createdAt[row] ?? 0)}\u0000${platform}`;
-    const set = weekUsers.get(week) ?? new Set<string>();
+    const week = weekStart(org.table.createdAt[row] ?? 0);
+    let platforms = weekUsers.get(week);
+    if (platforms === undefined) {
+      platforms = new Map();
+      weekUsers.set(week, platforms);
+    }
+    let set = platforms.get(platform);
+    if (set === undefined) {
+      set = new Set();
+      platforms.set(platform, set);
+    }
     set.add(who);
-    weekUsers.set(week, set);
     funnel.conversations++;
     if (org.table.responded(row)) funnel.responded++;
     if ((org.table.assignee[row] ?? -1) >= 0) funnel.assigned++;
@@ -277,9 +319,10 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
     });
   const previousWeekUsers = previousWeekCounter(org);
   const growthTrends = [...weekUsers.entries()]
-    .map(([key, users]) => {
-      const [weekText, platform] = key.split('\u0000') as [string, string];
-      const week = Number.parseInt(weekText, 10);
+    .flatMap(([week, platforms]) =>
+      [...platforms.entries()].map(([platform, users]) => ({ week, platform, users })),
+    )
+    .map(({ week, platform, users }) => {
       const previous = previousWeekUsers(week, platform);
       const current = users.size;
       return {
@@ -307,16 +350,19 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
  * window), computed once per week.
  */
 function previousWeekCounter(org: OrgData): (week: number, platform: string) => number {
-  const cache = new Map<number, Map<string, Set<string>>>();
+  const cache = new Map<number, Map<string, Set<number | string>>>();
   return (week, platform) => {
     let byPlatform = cache.get(week);
     if (byPlatform === undefined) {
-      const built = new Map<string, Set<string>>();
+      const built = new Map<string, Set<number | string>>();
       forEachInWindow(org, { from: week - WEEK, to: week - 1 }, false, (row) => {
         const name = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-        const users = built.get(name) ?? new Set<string>();
+        let users = built.get(name);
+        if (users === undefined) {
+          users = new Set();
+          built.set(name, users);
+        }
         users.add(customerKey(org, row));
-        built.set(name, users);
       });
       cache.set(week, built);
       byPlatform = built;

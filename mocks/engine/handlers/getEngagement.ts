@@ -1,4 +1,5 @@
 /** GET /v0/analytics/engagement (spec 4.12): messages per user, weekly growth and a funnel, optionally per platform. */
+import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
 import { resolveWindow } from '../data/dates.ts';
 import { engagement } from '../data/reports.ts';
 import { badRequest, ok, stringParam } from '../data/results.ts';
@@ -15,8 +16,17 @@ export const getEngagement: Handler<EngineState> = (ctx) => {
     .map((s) => s.trim())
     .filter((s) => s !== '');
   const platforms = list !== undefined && list.length > 0 ? new Set(list) : undefined;
-  return ok({
-    success: true,
-    data: engagement(orgData(ctx.state.data, ctx.organization.id), window.value, platforms),
-  });
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  // The previous weeks it reads are fixed by the window's rows (their weeks), so the range names them too.
+  const key = [
+    'engagement',
+    rangeKey(org.byCreated, window.value),
+    platforms === undefined ? null : JSON.stringify([...platforms]),
+  ];
+  return ok(
+    rememberedAnswer(ctx.state.data, org, key, () => ({
+      success: true,
+      data: engagement(org, window.value, platforms),
+    })),
+  );
 };

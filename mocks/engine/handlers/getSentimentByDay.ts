@@ -1,4 +1,5 @@
 /** GET /v0/analytics/sentiment (spec 4.10): per UTC day of the window, actions by sentiment label. */
+import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
 import { resolveWindow } from '../data/dates.ts';
 import { sentimentByDay } from '../data/reports.ts';
 import { badRequest, ok } from '../data/results.ts';
@@ -9,8 +10,12 @@ import type { Handler } from './context.ts';
 export const getSentimentByDay: Handler<EngineState> = (ctx) => {
   const window = resolveWindow(ctx.query, ctx.clock.now());
   if (!window.ok) return badRequest(ctx.operationId, window.error);
-  return ok({
-    success: true,
-    data: sentimentByDay(orgData(ctx.state.data, ctx.organization.id), window.value),
-  });
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const key = ['sentiment', rangeKey(org.byCreated, window.value)];
+  return ok(
+    rememberedAnswer(ctx.state.data, org, key, () => ({
+      success: true,
+      data: sentimentByDay(org, window.value),
+    })),
+  );
 };

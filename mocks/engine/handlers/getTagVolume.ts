@@ -2,6 +2,7 @@
  * GET /v0/analytics/tags/volume (spec 4.9): per day and tag, the number of window actions carrying
  * the tag. Tags are the `tagIds` given (comma-separated) or the top `topTagsLimit` (default 10).
  */
+import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
 import { resolveWindow } from '../data/dates.ts';
 import { tagVolume } from '../data/reports.ts';
 import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
@@ -25,10 +26,23 @@ export const getTagVolume: Handler<EngineState> = (ctx) => {
           .split(',')
           .map((s) => s.trim())
           .filter((s) => s !== '');
-  const data = tagVolume(orgData(ctx.state.data, ctx.organization.id), window.value, {
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const options = {
     respondedOnly: boolParam(ctx.query, 'respondedOnly') === true,
     topTagsLimit: top.value,
     tagIds: tagIds !== undefined && tagIds.length > 0 ? tagIds : undefined,
-  });
-  return ok({ success: true, data });
+  };
+  const key = [
+    'tagVolume',
+    rangeKey(org.byCreated, window.value),
+    options.respondedOnly,
+    options.topTagsLimit,
+    options.tagIds === undefined ? null : JSON.stringify(options.tagIds),
+  ];
+  return ok(
+    rememberedAnswer(ctx.state.data, org, key, () => ({
+      success: true,
+      data: tagVolume(org, window.value, options),
+    })),
+  );
 };

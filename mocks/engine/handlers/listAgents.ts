@@ -1,4 +1,5 @@
 /** GET /v0/agents (spec 4.5): every agent of the organization with metrics and workload over the window. */
+import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
 import { resolveWindow } from '../data/dates.ts';
 import { agentReport } from '../data/reports.ts';
 import { badRequest, ok } from '../data/results.ts';
@@ -9,5 +10,12 @@ import type { Handler } from './context.ts';
 export const listAgents: Handler<EngineState> = (ctx) => {
   const window = resolveWindow(ctx.query, ctx.clock.now());
   if (!window.ok) return badRequest(ctx.operationId, window.error);
-  return ok({ success: true, data: agentReport(orgData(ctx.state.data, ctx.organization.id), window.value) });
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const key = ['agents', rangeKey(org.byCreated, window.value)];
+  return ok(
+    rememberedAnswer(ctx.state.data, org, key, () => ({
+      success: true,
+      data: agentReport(org, window.value),
+    })),
+  );
 };

@@ -1,4 +1,5 @@
 /** GET /v0/queues (spec 4.7): every queue (plus a `queueId: null` entry for actions without one) over the window. */
+import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
 import { resolveWindow } from '../data/dates.ts';
 import { queueReport } from '../data/reports.ts';
 import { badRequest, ok } from '../data/results.ts';
@@ -9,5 +10,12 @@ import type { Handler } from './context.ts';
 export const listQueues: Handler<EngineState> = (ctx) => {
   const window = resolveWindow(ctx.query, ctx.clock.now());
   if (!window.ok) return badRequest(ctx.operationId, window.error);
-  return ok({ success: true, data: queueReport(orgData(ctx.state.data, ctx.organization.id), window.value) });
+  const org = orgData(ctx.state.data, ctx.organization.id);
+  const key = ['queues', rangeKey(org.byCreated, window.value)];
+  return ok(
+    rememberedAnswer(ctx.state.data, org, key, () => ({
+      success: true,
+      data: queueReport(org, window.value),
+    })),
+  );
 };
