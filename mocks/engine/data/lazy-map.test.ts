@@ -9,7 +9,16 @@ describe('LazyMap', () => {
   it('builds a value once, at its first read, and keeps every key in its first place', () => {
     const built: string[] = [];
     const map = new LazyMap<string, number>(
-      ['a', 'b', 'c'].map((k, i) => [k, () => (built.push(k), i + 1)] as const),
+      ['a', 'b', 'c'].map(
+        (k, i) =>
+          [
+            k,
+            () => {
+              built.push(k);
+              return i + 1;
+            },
+          ] as const,
+      ),
     );
     expect(map.size).toBe(3);
     expect(map.has('b')).toBe(true);
