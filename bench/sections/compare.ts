@@ -8,6 +8,12 @@
  * The other ref is built in a temporary git worktree (node_modules symlinked to this one's, removed at
  * the end). Besides requests per second, each server's CPU time per request is read from
  * /proc/<pid>/stat (utime + stime), which other processes on the machine disturb far less.
+ *
+ * A/A calibration: the other ref runs twice (two processes of the same build, `that` and `that′`), and
+ * `that′ ÷ that` measured in the same rounds is what this machine's noise alone makes of a ratio. Each
+ * round runs the four servers in a rotated order (so none always goes first after the ceiling's idle
+ * pause), and the ratios are paired per round. A `this ÷ that` ratio is called slower or faster only when
+ * its median over the rounds lies outside the range the A/A ratios took; inside it, it is noise.
  */
 import { execFile, spawn } from 'node:child_process';
 import {
@@ -48,6 +54,18 @@ interface CompareRoute {
   readonly body?: string;
 }
 
+/** Per-round paired ratios of one measure: this against that, and the A/A pair that′ against that. */
+export interface PairedRatios {
+  /** Median over the rounds of the round's ratio. */
+  readonly median: number;
+  /** The A/A ratio of the same measure: median, lowest and highest round. */
+  readonly aa: { readonly median: number; readonly min: number; readonly max: number };
+  /** 'slower' / 'faster' only outside the A/A range; 'noise' inside it. */
+  readonly verdict: Verdict;
+}
+
+export type Verdict = 'slower' | 'faster' | 'noise';
+
 export interface CompareRow {
   readonly route: string;
   readonly label: string;
@@ -57,6 +75,12 @@ export interface CompareRow {
   readonly maxRps: { readonly this: number; readonly that: number; readonly ceiling: number };
   /** Median server CPU microseconds per request. */
   readonly cpuUs: { readonly this: number; readonly that: number; readonly ceiling: number };
+  /**
+   * Requests per second as `this ÷ that` per round (A/A: `that′ ÷ that`), and CPU per request as
+   * `that ÷ this` (A/A: `that ÷ that′`): above 1 means this is faster in both. Absent in results
+   * written before the A/A calibration.
+   */
+  readonly calibrated?: { readonly rps: PairedRatios; readonly cpu: PairedRatios };
 }
 
 export interface CompareResult {
@@ -66,6 +90,8 @@ export interface CompareResult {
   readonly rounds: number;
   readonly load: LoadSettings;
   readonly generator: string;
+  /** Whether the other ref ran twice for the A/A calibration (absent: results written before it). */
+  readonly calibrated?: boolean;
   readonly loadBefore: number;
   readonly loadAfter: number;
   readonly rows: readonly CompareRow[];
@@ -191,8 +217,12 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
     servers.push(mine);
     const theirs = await startMockAt(tree, 'that');
     servers.push(theirs);
+    // The same build again, as its own process: the A/A pair.
+    const twin = await startMockAt(tree, 'that′');
+    servers.push(twin);
     const keys = await benchKeys(mine.url);
     const theirKeys = await benchKeys(theirs.url);
+    const twinKeys = await benchKeys(twin.url);
     const id = await firstActionId(mine.url, keys.read);
     const routes: CompareRoute[] = [
       {
@@ -230,6 +260,7 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
     for (const route of routes) {
       recordings.push(await record(mine.url, route, keys[route.key]));
       await record(theirs.url, route, theirKeys[route.key]);
+      await record(twin.url, route, twinKeys[route.key]);
     }
     const recordingsFile = join(dir, 'recordings.json');
     writeFileSync(recordingsFile, JSON.stringify(recordings));
@@ -269,17 +300,29 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
 
     const rows: CompareRow[] = [];
     for (const route of routes) {
-      const rps = { this: [] as number[], that: [] as number[], ceiling: [] as number[] };
-      const cpu = { this: [] as number[], that: [] as number[], ceiling: [] as number[] };
+      const rps = {
+        this: [] as number[],
+        that: [] as number[],
+        twin: [] as number[],
+        ceiling: [] as number[],
+      };
+      const cpu = {
+        this: [] as number[],
+        that: [] as number[],
+        twin: [] as number[],
+        ceiling: [] as number[],
+      };
       const subjects = [
         ['this', mine, keys],
         ['that', theirs, theirKeys],
+        ['twin', twin, twinKeys],
         ['ceiling', ceiling, keys],
       ] as const;
       // A short warm-up each (JIT, caches), not counted.
       for (const [, server, k] of subjects) await hit(server, route, k);
       for (let round = 0; round < options.rounds; round++) {
-        for (const [name, server, k] of subjects) {
+        const order = subjects.map((_, i) => subjects[(i + round) % subjects.length] ?? subjects[0]);
+        for (const [name, server, k] of order) {
           const before = cpuMicros(server.pid);
           const result = await hit(server, route, k);
           const used = cpuMicros(server.pid) - before;
@@ -297,9 +340,15 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
           ceiling: Math.max(...rps.ceiling),
         },
         cpuUs: { this: median(cpu.this), that: median(cpu.that), ceiling: median(cpu.ceiling) },
+        calibrated: {
+          rps: pairedRatios(rps.this, rps.that, rps.twin),
+          // CPU per request the other way round (that ÷ this), so that above 1 means faster here too.
+          cpu: pairedRatios(cpu.that, cpu.this, cpu.that, cpu.twin),
+        },
       };
+      const c = row.calibrated;
       log(
-        `   ${route.name}: this ${row.rps.this.toFixed(0)}, that ${row.rps.that.toFixed(0)}, ceiling ${row.rps.ceiling.toFixed(0)} req/s; cpu ${row.cpuUs.this.toFixed(1)} / ${row.cpuUs.that.toFixed(1)} / ${row.cpuUs.ceiling.toFixed(1)} us/req`,
+        `   ${route.name}: this ${row.rps.this.toFixed(0)}, that ${row.rps.that.toFixed(0)}, that′ ${median(rps.twin).toFixed(0)}, ceiling ${row.rps.ceiling.toFixed(0)} req/s; cpu ${row.cpuUs.this.toFixed(1)} / ${row.cpuUs.that.toFixed(1)} / ${median(cpu.twin).toFixed(1)} / ${row.cpuUs.ceiling.toFixed(1)} us/req; this÷that ${c?.rps.median.toFixed(3)} (A/A ${c?.rps.aa.min.toFixed(3)}..${c?.rps.aa.max.toFixed(3)}: ${c?.rps.verdict}), cpu ${c?.cpu.median.toFixed(3)} (A/A ${c?.cpu.aa.min.toFixed(3)}..${c?.cpu.aa.max.toFixed(3)}: ${c?.cpu.verdict})`,
       );
       rows.push(row);
     }
@@ -310,6 +359,7 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
       rounds: options.rounds,
       load: options.load,
       generator: options.generator === 'wrk' && existsSync(WRK) ? 'wrk' : 'autocannon',
+      calibrated: true,
       loadBefore: Math.round(loadBefore * 100) / 100,
       loadAfter: Math.round((loadavg()[0] ?? 0) * 100) / 100,
       rows,
@@ -321,6 +371,38 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
     });
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Per round `a[r] ÷ b[r]`; rounds where either is not a positive finite figure are left out. */
+function perRound(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  a.forEach((x, r) => {
+    const y = b[r] ?? Number.NaN;
+    if (Number.isFinite(x) && Number.isFinite(y) && x > 0 && y > 0) out.push(x / y);
+  });
+  return out;
+}
+
+/**
+ * The paired ratio `num ÷ den` against the A/A ratio `aaNum ÷ aaDen` of the same rounds. With the
+ * A/A range [min, max], a median inside it (bounds included) is what noise alone gives: 'noise'.
+ *
+ * @example
+ * pairedRatios([90, 91], [100, 100], [99, 101]).verdict; // 'slower' (0.905 below the A/A 0.99..1.01)
+ */
+export function pairedRatios(
+  num: readonly number[],
+  den: readonly number[],
+  aaNum: readonly number[],
+  aaDen: readonly number[] = den,
+): PairedRatios {
+  const ratios = perRound(num, den);
+  const aa = perRound(aaNum, aaDen);
+  const m = ratios.length === 0 ? Number.NaN : median(ratios);
+  const min = aa.length === 0 ? Number.NaN : Math.min(...aa);
+  const max = aa.length === 0 ? Number.NaN : Math.max(...aa);
+  const verdict: Verdict = m < min ? 'slower' : m > max ? 'faster' : 'noise';
+  return { median: m, aa: { median: aa.length === 0 ? Number.NaN : median(aa), min, max }, verdict };
 }
 
 const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a) ? (a / b).toFixed(2) : '–');
@@ -339,8 +421,36 @@ export function renderCompare(result: CompareResult): string {
         `| ${r.label} | ${r.rps.this.toFixed(0)} | ${r.rps.that.toFixed(0)} | ${r.rps.ceiling.toFixed(0)} | ${ratio(r.rps.this, r.rps.that)} | ${ratio(r.rps.this, r.rps.ceiling)} | ${ratio(r.maxRps.this, r.maxRps.that)} | ${r.cpuUs.this.toFixed(1)} / ${r.cpuUs.that.toFixed(1)} / ${r.cpuUs.ceiling.toFixed(1)} | ${ratio(r.cpuUs.that, r.cpuUs.this)} |`,
     ),
     '',
+    ...renderCalibration(result),
   ];
   return lines.join('\n');
+}
+
+const VERDICT: Readonly<Record<Verdict, string>> = {
+  slower: '**slower**',
+  faster: '**faster**',
+  noise: 'noise',
+};
+
+const paired = (p: PairedRatios): string =>
+  `${p.median.toFixed(3)} | ${p.aa.median.toFixed(3)} (${p.aa.min.toFixed(3)} – ${p.aa.max.toFixed(3)}) | ${VERDICT[p.verdict]}`;
+
+/** The A/A table: each paired ratio beside the range the same build against itself took. */
+function renderCalibration(result: CompareResult): string[] {
+  const rows = result.rows.filter((r) => r.calibrated !== undefined);
+  if (result.calibrated !== true || rows.length === 0) return [];
+  return [
+    `A/A calibration: ${result.against} ran twice (that, that′), in the same ${result.rounds} rounds, each round in a rotated order. Ratios are paired per round, medians over the rounds; a ratio is called slower or faster only outside the range (lowest – highest round) of the A/A ratio. Both measures read above 1 as this being faster: req/s this ÷ that (A/A that′ ÷ that), CPU per request that ÷ this (A/A that ÷ that′).`,
+    '',
+    '| route | req/s this ÷ that | A/A median (range) | req/s verdict | CPU that ÷ this | A/A median (range) | CPU verdict |',
+    '|---|---:|---:|---|---:|---:|---|',
+    ...rows.map((r) =>
+      r.calibrated === undefined
+        ? ''
+        : `| ${r.label} | ${paired(r.calibrated.rps)} | ${paired(r.calibrated.cpu)} |`,
+    ),
+    '',
+  ];
 }
 
 const BEGIN = '<!-- compare:begin -->';

@@ -15,6 +15,7 @@ import { ActionTable, FLAG_INGESTED } from '../../../fixtures/generate/table.ts'
 import type { Dataset, OrgCatalog } from '../../../fixtures/generate/types.ts';
 import type { Clock } from '../types.ts';
 import type { IngestedAction } from './ingest-types.ts';
+import { LazyMap } from './lazy-map.ts';
 import { SortedIndex } from './sorted-index.ts';
 
 /** Default cap of conversation search's `totalRecords`. */
@@ -99,9 +100,13 @@ export function createDataState(options: DataStateOptions): DataState {
       actions: options.actions ?? DEFAULT_ACTIONS,
       anchor: options.clock.now(),
     });
-  const orgs = new Map<string, OrgData>();
-  for (const org of dataset.orgs)
-    orgs.set(org.catalog.organization.id, buildOrg(org.catalog, org.actions, dataset.anchor));
+  // Each seeded organization is generated and indexed at its first use (./lazy-map.ts).
+  const orgs = new LazyMap<string, OrgData>(
+    dataset.orgs.map((org) => [
+      org.catalog.organization.id,
+      () => buildOrg(org.catalog, org.actions, dataset.anchor),
+    ]),
+  );
   return {
     seed: dataset.seed,
     anchor: dataset.anchor,

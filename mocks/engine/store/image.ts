@@ -10,6 +10,7 @@
 import { deserialize, serialize } from 'node:v8';
 import { ActionTable } from '../../../fixtures/generate/table.ts';
 import { MetricsAccumulator, TagAccumulator } from '../data/analytics.ts';
+import { LazyMap } from '../data/lazy-map.ts';
 import { SortedIndex } from '../data/sorted-index.ts';
 import { DataBaseline } from '../data-file/data-baseline.ts';
 import type { EngineState } from '../state.ts';
@@ -104,6 +105,9 @@ export function captureImage(image: EngineImage, startKeys: readonly string[] = 
     }
     const proto = Object.getPrototypeOf(value) as object | null;
     if (PLAIN.has(proto)) return undefined;
+    // The seeded organizations, built at first use: the walk iterates it, which builds every one, so v8
+    // writes a plain Map of them all (and a restored state holds that Map).
+    if (value instanceof LazyMap) return undefined;
     const type = (proto as { constructor?: { name?: string } }).constructor?.name ?? '?';
     if (CLASSES.get(type) !== proto)
       throw new Error(`the state holds a ${type}, which a snapshot cannot restore`);
