@@ -27,8 +27,23 @@ function validator(): ValidateFunction {
   return compiled;
 }
 
+/** The properties each alternative of the `oneOf` at `schemaPath` requires (`#/$defs/key/oneOf`). */
+function alternativesAt(schemaPath: string): string[] {
+  let node: unknown = schema;
+  for (const step of schemaPath.replace(/^#\//, '').split('/'))
+    node = (node as Record<string, unknown> | undefined)?.[step];
+  if (!Array.isArray(node)) return [];
+  return node.flatMap((branch: { required?: string[] }) => branch.required ?? []);
+}
+
 function problemOf(error: ErrorObject): DataProblem {
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'oneOf') {
+    const names = alternativesAt(error.schemaPath).map((n) => JSON.stringify(n));
+    return names.length === 0
+      ? { pointer: error.instancePath, message: error.message ?? 'fails oneOf' }
+      : { pointer: error.instancePath, message: `must have exactly one of ${names.join(', ')}` };
+  }
   if (error.keyword === 'required')
     return { pointer: `${error.instancePath}/${String(params['missingProperty'])}`, message: 'is required' };
   if (error.keyword === 'additionalProperties')
@@ -55,6 +70,8 @@ export function schemaProblems(value: unknown): DataProblem[] {
   const problems: DataProblem[] = [];
   for (const error of validate.errors ?? []) {
     if (SUMMARY_KEYWORDS.has(error.keyword)) continue;
+    // What each alternative of a `oneOf` misses is said once, by the `oneOf` itself.
+    if (error.schemaPath.includes('/oneOf/')) continue;
     const problem = problemOf(error);
     const key = `${problem.pointer}\u0000${problem.message}`;
     if (seen.has(key)) continue;
