@@ -77,6 +77,11 @@ export class KeyValues {
   valueOf(hash: string): string | undefined {
     return this.#byHash.get(hash);
   }
+
+  /** Every value seen, the keys no longer in the state included (a reset or a replace removed them). */
+  all(): IterableIterator<string> {
+    return this.#byHash.values();
+  }
 }
 
 export interface AuthState {
@@ -218,14 +223,13 @@ export function keyValueOf(state: AuthState, record: KeyRecord): string | undefi
   return value;
 }
 
-/** Every key value this process can show (what the journal and the violation log mask). */
+/**
+ * Every key value this process knows, the state's and those it once held (what the journal and the
+ * violation log mask: a request kept from before a reset still shows no key).
+ */
 export function knownKeyValues(state: AuthState): string[] {
-  const out: string[] = [];
-  for (const record of state.byHash.values()) {
-    const value = keyValueOf(state, record);
-    if (value !== undefined) out.push(value);
-  }
-  return out;
+  for (const record of state.byHash.values()) keyValueOf(state, record);
+  return [...state.values.all()];
 }
 
 /** A key's stable id from its hash: `key_` and the hash's first 16 hex digits. */
