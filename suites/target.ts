@@ -33,7 +33,8 @@ export function mockKeys(engine?: Engine): Keys {
   const adPolicy = orgs.find((o) => o.moderationMode === 'ad_policy')?.id;
   const other = orgs.find((o) => o.id !== adPolicy && o.moderationMode !== 'ad_policy')?.id;
   const find = (org: string | undefined, profile: string): string | undefined =>
-    known.find((k) => k.organizationId === org && k.profile === profile && k.status === 'active')?.key;
+    known.find((k) => k.organizationId === org && k.profile === profile && k.status === 'active')?.key ??
+    undefined;
   const keys: Record<string, string> = {};
   const put = (role: keyof Keys, value: string | undefined): void => {
     if (value !== undefined) keys[role] = value;
@@ -45,7 +46,7 @@ export function mockKeys(engine?: Engine): Keys {
   put('noModerationWrite', find(other, 'write') ?? find(other, 'read_write'));
   // The mock supplies its own expired and revoked keys (a live target's only the user can give).
   const inactive = (status: string): string | undefined =>
-    known.find((k) => k.organizationId === adPolicy && k.status === status)?.key;
+    known.find((k) => k.organizationId === adPolicy && k.status === status)?.key ?? undefined;
   put('expired', inactive('expired'));
   put('revoked', inactive('revoked'));
   // The agent interface's execute with writes (saved searches) needs a Read-and-write key.

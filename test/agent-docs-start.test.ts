@@ -18,9 +18,9 @@ let client: Client;
 beforeAll(async () => {
   const engine = createEngine({ seed: 42, actions: 300 });
   agent = createAgentServer(engine);
-  const key = engine.admin
-    .listKeys('org_acme')
-    .find((k) => k.profile === 'read_write' && k.status === 'active')?.key;
+  const key =
+    engine.admin.listKeys('org_acme').find((k) => k.profile === 'read_write' && k.status === 'active')?.key ??
+    undefined;
   if (key === undefined) throw new Error('no read_write key');
   client = new Client({ name: 'start-page', version: '1.0.0' });
   await client.connect(await agent.connectInProcess(key));

@@ -19,9 +19,9 @@ let client: Client;
 beforeAll(async () => {
   const engine = createEngine({ seed: 42 });
   agent = createAgentServer(engine, { sandbox: { poolSize: 1, queueLength: 0, calls: 1, timeMs: 1500 } });
-  const key = engine.admin
-    .listKeys('org_acme')
-    .find((k) => k.profile === 'reporting' && k.status === 'active')?.key;
+  const key =
+    engine.admin.listKeys('org_acme').find((k) => k.profile === 'reporting' && k.status === 'active')?.key ??
+    undefined;
   if (key === undefined) throw new Error('no active reporting key');
   client = new Client({ name: 'execute-failure-schema-test', version: '1.0.0' });
   await client.connect(await agent.connectInProcess(key));

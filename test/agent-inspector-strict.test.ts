@@ -57,9 +57,9 @@ function inspector(
 }
 
 function keyOf(profile: AgentKeyProfile): string {
-  const key = mock.engine.admin
-    .listKeys('org_acme')
-    .find((k) => k.profile === profile && k.status === 'active')?.key;
+  const key =
+    mock.engine.admin.listKeys('org_acme').find((k) => k.profile === profile && k.status === 'active')?.key ??
+    undefined;
   if (key === undefined) throw new Error(`the seeded mock has no active ${profile} key`);
   return key;
 }

@@ -17,9 +17,9 @@ let agent: AgentServer;
 const clients: Client[] = [];
 
 function keyOf(profile: string): string {
-  const key = engine.admin
-    .listKeys('org_acme')
-    .find((k) => k.profile === profile && k.status === 'active')?.key;
+  const key =
+    engine.admin.listKeys('org_acme').find((k) => k.profile === profile && k.status === 'active')?.key ??
+    undefined;
   if (key === undefined) throw new Error(`no active ${profile} key`);
   return key;
 }

@@ -17,9 +17,9 @@ let readWrite: string;
 let reporting: string;
 
 function keyOf(profile: string): string {
-  const key = mock.engine.admin
-    .listKeys('org_acme')
-    .find((k) => k.profile === profile && k.status === 'active')?.key;
+  const key =
+    mock.engine.admin.listKeys('org_acme').find((k) => k.profile === profile && k.status === 'active')?.key ??
+    undefined;
   if (key === undefined) throw new Error(`no active ${profile} key in the seed data`);
   return key;
 }

@@ -46,6 +46,7 @@ const TYPES: Record<string, string[]> = {
   }),
   key: keysOf<DataFileKey>({
     key: true,
+    keyHash: true,
     organizationId: true,
     name: true,
     profile: true,

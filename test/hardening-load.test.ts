@@ -72,7 +72,7 @@ describe('hardening: concurrent clients keep every invariant', () => {
     const pick = (org: string, profile: string) => {
       const found = active.find((k) => k.organizationId === org && k.profile === profile);
       if (found === undefined) throw new Error(`no active ${profile} key for ${org}`);
-      return found.key;
+      return found.key ?? '';
     };
     keys = {
       acmeRead: pick('org_acme', 'read_write'),

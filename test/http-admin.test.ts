@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
-import { createEngine, type Engine, type KeyView } from '../mocks/engine/index.ts';
+import { type CreatedKeyView, createEngine, type Engine, type KeyView } from '../mocks/engine/index.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
@@ -116,7 +116,7 @@ describe('keys through the admin API', () => {
     const engine = newEngine();
     const created = await admin(engine, 'POST', '/__mock/keys', { body: { organizationId: 'org_acme' } });
     expect(created.status).toBe(201);
-    const key = created.body['key'] as KeyView;
+    const key = created.body['key'] as CreatedKeyView;
     expect(key.profile).toBe('reporting');
     expect(await agentsStatus(engine, key.key)).toBe(200);
     const write = await engine.handle(
@@ -197,7 +197,7 @@ describe('organizations, clock and reset', () => {
       engine.handle(
         new Request('http://mock.test/v0/moderation/cases', {
           method: 'POST',
-          headers: { 'x-api-key': writeKey.key, 'content-type': 'application/json' },
+          headers: { 'x-api-key': writeKey.key ?? '', 'content-type': 'application/json' },
           body: '{}',
         }),
       );

@@ -15,7 +15,7 @@ const engine = createEngine({
   selfCheck: true,
   clock: new MockClock({ start: Date.parse('2026-11-20T12:00:00Z') }),
 });
-const seededKeys = engine.admin.listKeys().map((k) => k.key);
+const seededKeys = engine.admin.listKeys().flatMap((k) => (k.key === null ? [] : [k.key]));
 
 const templates = [...operations.values()].map((op) => op.pathTemplate);
 

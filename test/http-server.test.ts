@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
-import type { KeyView } from '../mocks/engine/index.ts';
+import type { CreatedKeyView, KeyView } from '../mocks/engine/index.ts';
 import { sampleSubmission } from '../mocks/engine/moderation/index.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { isSchema, type Operation, operations } from '../src/contract/index.ts';
@@ -41,7 +41,7 @@ function call(op: Operation, key: string | undefined, init: RequestInit = {}): P
 function keyOf(org: string, profile: string, status = 'active'): string {
   const found = keys.find((k) => k.organizationId === org && k.profile === profile && k.status === status);
   if (found === undefined) throw new Error(`no ${status} ${profile} key for ${org} in the seed`);
-  return found.key;
+  return found.key ?? '';
 }
 
 async function expectError(response: Response, status: number): Promise<{ success: false; error: string }> {
@@ -80,7 +80,7 @@ describe('keys (section 5)', () => {
       body: JSON.stringify({ organizationId: 'org_acme', profile: 'reporting' }),
     });
     expect(created.status).toBe(201);
-    const { key } = (await created.json()) as { key: KeyView };
+    const { key } = (await created.json()) as { key: CreatedKeyView };
     const agents = operations.get('listAgents');
     if (agents === undefined) throw new Error('listAgents missing');
     expect((await call(agents, key.key)).status).not.toBe(401);

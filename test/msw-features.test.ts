@@ -31,7 +31,7 @@ async function call(
 const keyOf = (mock: ReturnType<typeof createHandlers>): string => {
   const key = mock.admin.listKeys('org_acme').find((k) => k.status === 'active');
   if (key === undefined) throw new Error('no active seeded key');
-  return key.key;
+  return key.key ?? '';
 };
 
 describe('cca-kit/msw in a browser build: the service alone', () => {

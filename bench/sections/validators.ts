@@ -82,7 +82,7 @@ export async function validatorsSection(options: {
     .find((k) => k.profile === 'reporting' && k.status === 'active');
   if (key === undefined) throw new Error('no active reporting key for org_acme');
   const list = await engine.handle(
-    new Request('http://mock.test/v0/action/list?pageSize=50', { headers: { 'x-api-key': key.key } }),
+    new Request('http://mock.test/v0/action/list?pageSize=50', { headers: { 'x-api-key': key.key ?? '' } }),
   );
   const page = (await list.json()) as { data: unknown[] };
   if (page.data.length !== 50) throw new Error(`the list answered ${page.data.length} items, not 50`);

@@ -460,7 +460,13 @@ export function createEngineWith(parts: EngineParts, engineOptions: EngineOption
     if (!shaped.ok) return finish(note, request, operation, shaped.error, headOnly, rawBody);
     let failing: FaultView | undefined;
     if (faults.armed) {
-      const faulted = await applyFault(note, operationId, key.key, request, validation.body);
+      const faulted = await applyFault(
+        note,
+        operationId,
+        request.headers.get('x-api-key') ?? '',
+        request,
+        validation.body,
+      );
       if (faulted !== undefined) {
         if ('kind' in faulted) {
           note.operationId = operationId;

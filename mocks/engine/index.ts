@@ -14,6 +14,7 @@ export type {
   AdminResult,
   AdminRoute,
   ClockView,
+  CreatedKeyView,
   FaultsAdmin,
   KeyView,
 } from './admin/index.ts';

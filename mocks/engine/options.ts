@@ -5,10 +5,12 @@
 
 import type { ChoiceName, Choices } from '../../src/contract/choice-points.ts';
 import type { Contract } from '../../src/contract/index.ts';
+import { KeyValues } from './auth/index.ts';
 import { DEFAULT_CHOICES } from './choices/defaults.ts';
 import type { ChoicesOption } from './choices/index.ts';
 import { MockClock, realTimeClock } from './clock.ts';
 import { DataBaseline } from './data-file/data-baseline.ts';
+import { withKeyHashes } from './data-file/key-hashes.ts';
 import type { DataFile } from './data-file/types.ts';
 import { missingPart } from './errors.ts';
 import type { IngestionStateOptions } from './ingestion/index.ts';
@@ -169,10 +171,16 @@ export function normalizeOptions(
   const files = options.data === undefined ? [] : Array.isArray(options.data) ? options.data : [options.data];
   const generated = options.data === undefined || options.seed !== undefined || options.actions !== undefined;
   const chosen = withChoices(options, parts);
+  const keyValues = new KeyValues();
   return {
     seed: options.seed ?? ENGINE_DEFAULTS.seed,
     actions: generated ? actions : 0,
-    data: new DataBaseline(generated, files),
+    // The baseline is part of the state (and so of a snapshot): its files hold key hashes, not values.
+    data: new DataBaseline(
+      generated,
+      files.map((file) => withKeyHashes(file, keyValues) as DataFile),
+    ),
+    keyValues,
     clock,
     selfCheck: options.selfCheck ?? ENGINE_DEFAULTS.selfCheck,
     searchCap: chosen.searchCap,

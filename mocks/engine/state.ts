@@ -3,7 +3,7 @@
  * `reset` builds a new one from the same options.
  */
 import { generateDataset } from '../../fixtures/index.ts';
-import { type AuthState, createAuthState } from './auth/index.ts';
+import { type AuthState, createAuthState, type KeyValues } from './auth/index.ts';
 import type { MockClock } from './clock.ts';
 import { createDataState, type DataState } from './data/index.ts';
 import { type DataBaseline, emptyDataset } from './data-file/data-baseline.ts';
@@ -39,6 +39,8 @@ export interface StateOptions {
   readonly actions: number;
   /** The generated set (or not) and the data files: what start-up and reset load. */
   readonly data: DataBaseline;
+  /** The key values the engine has seen: kept across resets, never in the state's bytes (`KeyValues`). */
+  readonly keyValues: KeyValues;
   readonly clock: MockClock;
   readonly searchCap: number;
   readonly rememberAnswers: boolean;
@@ -68,7 +70,7 @@ export function createEngineState(
   const organizations = new Map(dataset.organizations.map((org) => [org.id, org]));
   const state: EngineState = {
     organizations,
-    keys: createAuthState(dataset.keys, options.seed),
+    keys: createAuthState(dataset.keys, options.seed, options.keyValues),
     data: createDataState({
       clock,
       dataset,

@@ -10,6 +10,7 @@ import { concatBytes } from './exchange.ts';
 export type {
   ApiKeyRecord,
   KeyProfile,
+  KeyRecord,
   KeyStatus,
   ModerationMode,
   Organization,

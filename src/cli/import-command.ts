@@ -68,7 +68,7 @@ export const importCommand: Command = {
         'Fresh keys (the recorded ones are not kept):',
         formatTable(
           ['organization', 'profile', 'key'],
-          (file.keys ?? []).map((k) => [k.organizationId, k.profile, k.key]),
+          (file.keys ?? []).map((k) => [k.organizationId, k.profile, k.key ?? k.keyHash]),
         ),
         ...(file.notes ?? []).map((n) => `note: ${n}`),
         '',

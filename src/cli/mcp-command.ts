@@ -157,7 +157,7 @@ export const mcpCommand: Command = {
               k.profile,
               k.status,
               contract.profiles[k.profile].join(' '),
-              k.key,
+              k.key ?? `(given by hash) ${k.id}`,
             ]),
         )}\n`,
       );

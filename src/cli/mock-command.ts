@@ -233,7 +233,7 @@ export const mockCommand: Command = {
         `${dataPaths.length === 0 ? 'Seeded' : 'Loaded'} API keys (send as X-API-Key):`,
         formatTable(
           ['organization', 'profile', 'status', 'key'],
-          keys.map((k) => [k.organizationId, k.profile, k.status, k.key]),
+          keys.map((k) => [k.organizationId, k.profile, k.status, k.key ?? `(given by hash) ${k.id}`]),
         ),
         '',
         'Press Ctrl+C to stop.',

@@ -11,8 +11,8 @@ export function agentMockKeys(engine: Engine): Keys {
   const keys = mockKeys(engine);
   const all = engine.admin.listKeys();
   const org = all.find((k) => k.key === keys.read)?.organizationId;
-  const readWrite = all.find(
-    (k) => k.organizationId === org && k.profile === 'read_write' && k.status === 'active',
-  )?.key;
+  const readWrite =
+    all.find((k) => k.organizationId === org && k.profile === 'read_write' && k.status === 'active')?.key ??
+    undefined;
   return readWrite === undefined ? keys : { ...keys, readWrite };
 }

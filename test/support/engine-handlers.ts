@@ -54,10 +54,12 @@ export async function call(
     (k) => k.organizationId === orgId && k.profile === 'read_write' && !k.revoked,
   );
   if (key === undefined) throw new Error(`no key for ${orgId}`);
+  const record = state.keys.byHash.get(state.keys.values.hashOf(key.key));
+  if (record === undefined) throw new Error(`the key of ${orgId} is not in the state`);
   const result = await handler({
     operationId,
     organization,
-    key,
+    key: record,
     pathParams: input.pathParams ?? {},
     query: input.query ?? {},
     body: input.body,

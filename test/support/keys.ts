@@ -9,5 +9,5 @@ export function keyOf(
 ): string {
   const found = admin.listKeys(organizationId).find((k) => k.profile === profile && k.status === status);
   if (found === undefined) throw new Error(`no ${status} ${profile} key in ${organizationId}`);
-  return found.key;
+  return found.key ?? '';
 }

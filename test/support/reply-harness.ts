@@ -42,7 +42,7 @@ export function replyHarness(options: { actions?: number; origin?: string | null
   // A seeded key: the same value after `admin.reset()`.
   const seeded = engine.admin.listKeys(ORG).find((k) => k.profile === 'reporting' && k.status === 'active');
   if (seeded === undefined) throw new Error(`no active reporting key in ${ORG}`);
-  const key = seeded.key;
+  const key = seeded.key ?? '';
   const origin = options.origin === undefined ? ORIGIN : options.origin;
   const context = (organizationId = ORG, publicOrigin: string | null = origin): AgentContext => ({
     engine,

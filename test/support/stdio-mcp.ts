@@ -12,9 +12,10 @@ export const CLI_ARGS = ['--import', 'tsx', '--input-type=module', '-e', RUN_CLI
 
 /** The active seeded key of org_acme with this profile (seed 42). */
 export function seededKey(profile: string): string {
-  const key = createEngine({ seed: 42, actions: 50 })
-    .admin.listKeys('org_acme')
-    .find((k) => k.profile === profile && k.status === 'active')?.key;
+  const key =
+    createEngine({ seed: 42, actions: 50 })
+      .admin.listKeys('org_acme')
+      .find((k) => k.profile === profile && k.status === 'active')?.key ?? undefined;
   if (key === undefined) throw new Error(`no ${profile} key`);
   return key;
 }

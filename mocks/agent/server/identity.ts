@@ -7,7 +7,7 @@
  */
 import { authenticate, PROFILE_SCOPES } from '../../engine/auth/index.ts';
 import type { Engine } from '../../engine/engine.ts';
-import type { ApiKeyRecord } from '../../engine/types.ts';
+import type { KeyRecord } from '../../engine/types.ts';
 import type { AgentIdentity } from '../types.ts';
 
 export type KeyRefusal = 'missing' | 'unknown' | 'expired' | 'revoked' | 'malformed';
@@ -34,7 +34,7 @@ export function presentedKey(
   return { key: headers.get('x-api-key') };
 }
 
-export function identityOf(key: ApiKeyRecord): AgentIdentity {
+export function identityOf(key: KeyRecord): AgentIdentity {
   return {
     organizationId: key.organizationId,
     keyName: key.name,
@@ -47,7 +47,7 @@ export function identityOf(key: ApiKeyRecord): AgentIdentity {
 export function authenticateKey(engine: Engine, key: string | null): AgentAuthentication {
   const result = authenticate(engine.state.keys, key, engine.clock.now());
   if (!result.ok) return { ok: false, reason: result.reason };
-  return { ok: true, identity: identityOf(result.key), key: result.key.key };
+  return { ok: true, identity: identityOf(result.key), key: key ?? '' };
 }
 
 /** Authenticates the key a request presents. */

@@ -2,7 +2,15 @@
  * The typed admin operations, callable without HTTP (`engine.admin.createKey(...)`); the `/__mock/`
  * routes are a thin JSON layer over them.
  */
-import { type CreateKeyInput, keyIdFor, keyIdOf, keyStatus, PROFILE_SCOPES } from '../auth/index.ts';
+import {
+  type AuthState,
+  type CreateKeyInput,
+  keyIdFor,
+  keyIdOfHash,
+  keyStatus,
+  keyValueOf,
+  PROFILE_SCOPES,
+} from '../auth/index.ts';
 import type { MockClock } from '../clock.ts';
 import type { CommandTarget } from '../commands/target.ts';
 import type { Command, OutcomeOf } from '../commands/types.ts';
@@ -10,14 +18,20 @@ import { AdminError } from '../errors.ts';
 import type { FaultInput, Faults, FaultView } from '../faults/index.ts';
 import type { EngineState } from '../state.ts';
 import type { StoreHealth } from '../store/types.ts';
-import type { ApiKeyRecord, KeyProfile, KeyStatus, ModerationMode, Organization, Scope } from '../types.ts';
+import type { KeyProfile, KeyRecord, KeyStatus, ModerationMode, Organization, Scope } from '../types.ts';
 
 export { AdminError, isAdminError } from '../errors.ts';
 
 export interface KeyView {
   /** The key's stable id (a hash of its value): what logs, URLs and the journal may show. */
   readonly id: string;
-  readonly key: string;
+  /** The SHA-256 of the value (`sha256:` and 64 hex digits): how snapshots, logs and exports name it. */
+  readonly keyHash: string;
+  /**
+   * The value, where this process can show it: in the list and in the answer to a creation. Null for
+   * a key loaded by hash (or by value on another replica), and in every other answer.
+   */
+  readonly key: string | null;
   readonly name: string;
   readonly organizationId: string;
   readonly profile: KeyProfile;
@@ -26,6 +40,9 @@ export interface KeyView {
   /** ISO timestamp on the engine clock; null for a key that never expires. */
   readonly expiresAt: string | null;
 }
+
+/** The view of a key just created: the one answer that always shows its value. */
+export type CreatedKeyView = KeyView & { readonly key: string };
 
 export interface ClockView {
   readonly now: number;
@@ -57,7 +74,7 @@ export interface AdminApi {
   setModerationMode(organizationId: string, mode: ModerationMode): Organization;
   listKeys(organizationId?: string): readonly KeyView[];
   /** Creates a key (default expiry 90 days); the returned view is the only time the API shows it as new. */
-  createKey(input: CreateKeyInput): KeyView;
+  createKey(input: CreateKeyInput): CreatedKeyView;
   /** Revokes a key, named by its value or its id: the next request with it fails with 401 at once. */
   revokeKey(key: string): KeyView;
   clock(): ClockView;
@@ -83,11 +100,17 @@ export interface AdminHost extends CommandTarget {
   readonly faults: Faults;
 }
 
-/** The admin view of a key at `now`. */
-export function keyViewOf(key: ApiKeyRecord, now: number): KeyView {
+/**
+ * The admin view of a key at `now`, with `value` as its value (null: not shown).
+ *
+ * @example
+ * keyViewOf(record, clock.now(), keyValueOf(state.keys, record) ?? null)
+ */
+export function keyViewOf(key: KeyRecord, now: number, value: string | null = null): KeyView {
   return {
-    id: keyIdOf(key.key),
-    key: key.key,
+    id: keyIdOfHash(key.keyHash),
+    keyHash: key.keyHash,
+    key: value,
     name: key.name,
     organizationId: key.organizationId,
     profile: key.profile,
@@ -101,6 +124,13 @@ export function keyViewOf(key: ApiKeyRecord, now: number): KeyView {
 export function clockViewOf(clock: MockClock): ClockView {
   const now = clock.now();
   return { now, iso: new Date(now).toISOString(), running: clock.running };
+}
+
+/** The keys of an organization (or all) as the list shows them: with the values this process can show. */
+export function listedKeys(keys: AuthState, now: number, organizationId?: string): KeyView[] {
+  return [...keys.byHash.values()]
+    .filter((k) => organizationId === undefined || k.organizationId === organizationId)
+    .map((k) => keyViewOf(k, now, keyValueOf(keys, k) ?? null));
 }
 
 function faultsAdminOf(faults: Faults): FaultsAdmin {
@@ -133,14 +163,11 @@ export function createAdminApi(host: AdminHost): AdminApi {
       host.run({ type: 'organization.moderationMode', organizationId, mode }),
     listKeys(organizationId) {
       const now = host.clock.now();
-      const keys = [...host.state.keys.byKey.values()];
-      return keys
-        .filter((k) => organizationId === undefined || k.organizationId === organizationId)
-        .map((k) => keyViewOf(k, now));
+      return listedKeys(host.state.keys, now, organizationId);
     },
     createKey(input) {
       const created = host.run({ type: 'keys.create', input });
-      return keyViewOf(created, host.clock.now());
+      return { ...keyViewOf(created, host.clock.now()), key: created.key };
     },
     revokeKey(key) {
       const keyId = keyIdFor(host.state.keys, key);

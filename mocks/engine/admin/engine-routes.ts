@@ -101,7 +101,7 @@ export const coreAdminRoutes: readonly AdminRoute[] = [
           ...(name === undefined ? {} : { name }),
         },
       });
-      return ok({ key: keyViewOf(created, clock.now()) }, 201);
+      return ok({ key: keyViewOf(created, clock.now(), created.key) }, 201);
     },
   },
   {

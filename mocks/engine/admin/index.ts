@@ -10,7 +10,7 @@ import { adminAccess } from './access.ts';
 import { isAdminError } from './api.ts';
 import type { AdminDispatcher, AdminDispatcherOptions, AdminRoute } from './route.ts';
 
-export type { AdminApi, AdminHost, ClockView, FaultsAdmin, KeyView } from './api.ts';
+export type { AdminApi, AdminHost, ClockView, CreatedKeyView, FaultsAdmin, KeyView } from './api.ts';
 export { AdminError, createAdminApi, isAdminError } from './api.ts';
 export type {
   AdminContext,

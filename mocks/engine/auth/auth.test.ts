@@ -6,8 +6,12 @@ import {
   createAuthState,
   createKey,
   hasScope,
+  KeyValues,
+  keyHashOf,
   keyIdOf,
+  keyValueOf,
   PROFILE_SCOPES,
+  recordOf,
   revokeKey,
 } from './index.ts';
 
@@ -29,8 +33,9 @@ describe('keys and scopes', () => {
       read_write: ['read', 'write'],
       import: ['ingest', 'ingest:read'],
     });
-    expect(hasScope(key({ profile: 'import' }), 'read')).toBe(false);
-    expect(hasScope(key({ profile: 'read_write' }), 'write')).toBe(true);
+    const scoped = (profile: ApiKeyRecord['profile']) => recordOf(new KeyValues(), key({ profile }));
+    expect(hasScope(scoped('import'), 'read')).toBe(false);
+    expect(hasScope(scoped('read_write'), 'write')).toBe(true);
   });
 
   it('authenticates missing, unknown, expired, revoked and active keys', () => {
@@ -54,6 +59,22 @@ describe('keys and scopes', () => {
     expect(authenticate(state, created.key, 1).ok).toBe(true);
     revokeKey(state, keyIdOf(created.key));
     expect(authenticate(state, created.key, 1)).toEqual({ ok: false, reason: 'revoked' });
+  });
+
+  it('the state holds keys by SHA-256 only; the values seen stay outside it', () => {
+    const values = new KeyValues();
+    const state = createAuthState([key({ key: 'k-seeded-value' })], 's', values);
+    const created = createKey(state, { organizationId: 'org_a' }, 0);
+    expect([...state.byHash.keys()]).toEqual([keyHashOf('k-seeded-value'), keyHashOf(created.key)]);
+    expect(keyHashOf('abc')).toBe('sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(JSON.stringify([...state.byHash.values()])).not.toContain('k-seeded-value');
+    expect(JSON.stringify([...state.byHash.values()])).not.toContain(created.key);
+    // A created key's value derives again from the seed and its counter (a state restored elsewhere).
+    const elsewhere = { ...state, values: new KeyValues() };
+    const record = elsewhere.byHash.get(keyHashOf(created.key));
+    expect(record === undefined ? undefined : keyValueOf(elsewhere, record)).toBe(created.key);
+    const seeded = elsewhere.byHash.get(keyHashOf('k-seeded-value'));
+    expect(seeded === undefined ? 'missing' : keyValueOf(elsewhere, seeded)).toBe(undefined);
   });
 
   it('constant-time comparison is still a comparison', () => {

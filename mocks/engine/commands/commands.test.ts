@@ -52,7 +52,7 @@ describe('writes as commands', () => {
     // Reads before any write (they create lazily what writes use later: ids must not depend on them).
     const other = first.admin.listOrganizations()[1]?.id ?? '';
     await call(first, 'GET', `/__mock/organizations/${other}/policy`);
-    await call(first, 'GET', '/v0/agents', undefined, reader?.key);
+    await call(first, 'GET', '/v0/agents', undefined, reader?.key ?? undefined);
     await call(first, 'PUT', `/__mock/organizations/${org}/moderation-mode`, { mode: 'ad_policy' });
     const created = await (
       await call(first, 'POST', '/__mock/keys', { organizationId: org, profile: 'read_write' })
@@ -107,7 +107,13 @@ describe('writes as commands', () => {
     const log = await recorded(engine);
     const org = engine.admin.listOrganizations().find((o) => o.moderationMode === 'ad_policy')?.id ?? '';
     const writer = engine.admin.listKeys(org).find((k) => k.profile === 'write' && k.status === 'active');
-    const answer = await call(engine, 'POST', '/v0/moderation/cases', { externalId: 'x' }, writer?.key);
+    const answer = await call(
+      engine,
+      'POST',
+      '/v0/moderation/cases',
+      { externalId: 'x' },
+      writer?.key ?? undefined,
+    );
     expect(answer.status).toBe(400);
     expect(log).toEqual([]);
   });

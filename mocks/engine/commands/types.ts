@@ -6,13 +6,13 @@
  *
  * A command holds only JSON values: it is written to a log as it is.
  */
-import type { CreateKeyInput } from '../auth/index.ts';
+import type { CreatedKey, CreateKeyInput } from '../auth/index.ts';
 import type { WriteOutcome } from '../data/custom-fields.ts';
 import type { DataLoadOutcome } from '../data-file/types.ts';
 import type { IngestionBatchInput, IngestReceipt } from '../ingestion/intake.ts';
 import type { BatchResult } from '../moderation/batch.ts';
 import type { ModerationCaseStatus, PolicyWorkflow, SubmissionOutcome } from '../moderation/types.ts';
-import type { ApiKeyRecord, Organization } from '../types.ts';
+import type { KeyRecord, Organization } from '../types.ts';
 import type { ReplyCommand, ReplyOutcomes } from './replies.ts';
 import type { SavedSearchCommand, SavedSearchOutcomes } from './saved-searches.ts';
 
@@ -66,8 +66,8 @@ export interface CommandOutcomes extends ReplyOutcomes, SavedSearchOutcomes {
   'moderation.policy.activate': PolicyWorkflow;
   'moderation.policy.deactivate': null;
   'ingestion.batch': IngestReceipt;
-  'keys.create': ApiKeyRecord;
-  'keys.revoke': ApiKeyRecord;
+  'keys.create': CreatedKey;
+  'keys.revoke': KeyRecord;
   'organization.moderationMode': Organization;
   'clock.advance': number;
   'clock.set': number;

@@ -6,6 +6,7 @@
 import type { CommandTarget } from '../commands/target.ts';
 import { applyDataFile, existingStateOf } from './apply.ts';
 import { exportDataFile } from './export.ts';
+import { withKeyHashes } from './key-hashes.ts';
 import { NOTHING_EXISTS } from './references.ts';
 import type { DataFile, DataLoadOutcome } from './types.ts';
 import { checkDataFile } from './validate.ts';
@@ -36,7 +37,9 @@ const loaded = (file: DataFile): DataLoadOutcome => ({
 export function createDataAdmin(host: CommandTarget): DataAdmin {
   return {
     exportData: () => exportDataFile(host.state),
-    replaceData(value) {
+    replaceData(given) {
+      // The baseline keeps the file (and a snapshot the baseline): by hash only.
+      const value = withKeyHashes(given, host.state.keys.values);
       const check = checkDataFile(value, NOTHING_EXISTS, host.clock.start);
       if (!check.ok) return check;
       host.state.loaded.generated = false;
@@ -44,8 +47,9 @@ export function createDataAdmin(host: CommandTarget): DataAdmin {
       host.reset();
       return loaded(check.file);
     },
-    mergeData(value) {
+    mergeData(given) {
       const state = host.state;
+      const value = withKeyHashes(given, state.keys.values);
       const anchor = host.clock.now();
       const check = checkDataFile(value, existingStateOf(state), anchor);
       if (!check.ok) return check;

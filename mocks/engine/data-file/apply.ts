@@ -11,9 +11,10 @@ import { canonicalJson, contentFingerprint, decide } from '../moderation/index.t
 import { issueId, organizationSlot } from '../moderation/state.ts';
 import type { Evaluation, ModerationCase, ModerationDecision } from '../moderation/types.ts';
 import type { EngineState } from '../state.ts';
-import type { ApiKeyRecord } from '../types.ts';
+import type { KeyRecord } from '../types.ts';
 import { loadAction } from './actions.ts';
 import { mergeCatalog } from './catalog.ts';
+import { keyHashOfEntry } from './key-hashes.ts';
 import type { ExistingState } from './references.ts';
 import { loadReplyRequests } from './replies.ts';
 import { timestampOrThrow } from './time.ts';
@@ -24,7 +25,7 @@ const DAY_MS = 86_400_000;
 /** What a file loaded into `state` may refer to (its organizations, keys and cases). */
 export function existingStateOf(state: EngineState): ExistingState {
   const keys = new Map<string, string>();
-  for (const key of state.keys.byKey.values()) keys.set(key.key, key.organizationId);
+  for (const key of state.keys.byHash.values()) keys.set(key.keyHash, key.organizationId);
   const externalIds = new Set<string>();
   for (const c of state.moderation.byCaseId.values())
     externalIds.add(JSON.stringify([c.organizationId, c.externalId]));
@@ -58,8 +59,10 @@ export function applyDataFile(state: EngineState, file: DataFile, anchor: number
     state.organizations.set(org.id, data.catalog.organization);
   }
   for (const key of file.keys ?? []) {
+    // A value given here (a file handed to the engine directly) is remembered, never kept in the state.
+    if (key.key !== undefined) state.keys.values.remember(key.key);
     const record = keyRecord(key, anchor);
-    state.keys.byKey.set(record.key, record);
+    state.keys.byHash.set(record.keyHash, record);
   }
   // Oldest first: each insert then lands at the end of the window indexes instead of shifting them.
   const actions = (file.actions ?? [])
@@ -72,7 +75,7 @@ export function applyDataFile(state: EngineState, file: DataFile, anchor: number
   giveKeysToKeyless(state, file, anchor);
 }
 
-function keyRecord(key: DataFileKey, anchor: number): ApiKeyRecord {
+function keyRecord(key: DataFileKey, anchor: number): KeyRecord {
   const status = key.status ?? 'active';
   const expiresAt =
     key.expiresAt === null
@@ -83,7 +86,7 @@ function keyRecord(key: DataFileKey, anchor: number): ApiKeyRecord {
           ? anchor - DAY_MS
           : anchor + 90 * DAY_MS;
   return {
-    key: key.key,
+    keyHash: keyHashOfEntry(key),
     name: key.name ?? `${key.profile} key (data file)`,
     organizationId: key.organizationId,
     profile: key.profile,
@@ -96,7 +99,7 @@ function keyRecord(key: DataFileKey, anchor: number): ApiKeyRecord {
 
 /** An organization of the file with no key at all gets one active key of every profile. */
 function giveKeysToKeyless(state: EngineState, file: DataFile, anchor: number): void {
-  const owners = new Set([...state.keys.byKey.values()].map((k) => k.organizationId));
+  const owners = new Set([...state.keys.byHash.values()].map((k) => k.organizationId));
   for (const org of file.organizations) {
     if (owners.has(org.id)) continue;
     for (const profile of KEY_PROFILES)

@@ -48,8 +48,9 @@ export function exportDataFile(state: EngineState): DataFile {
         actions.push(withoutReplies(action, replyMessages));
     }
   }
-  const keys: DataFileKey[] = [...state.keys.byKey.values()].map((k) => ({
-    key: k.key,
+  // By hash only: an export is a backup, and a backup holds no key a client could present.
+  const keys: DataFileKey[] = [...state.keys.byHash.values()].map((k) => ({
+    keyHash: k.keyHash,
     organizationId: k.organizationId,
     name: k.name,
     profile: k.profile,

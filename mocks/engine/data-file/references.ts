@@ -9,13 +9,14 @@ import { typeError } from '../data/custom-fields.ts';
 import { ingestedActionId } from '../ingestion/to-action.ts';
 import { TERMINAL_STATES } from '../replies/model.ts';
 import { mergeCatalog } from './catalog.ts';
+import { keyHashOfEntry } from './key-hashes.ts';
 import { resolveTimestamp } from './time.ts';
 import type { DataFile, DataFileAction, DataFileMessage, DataProblem } from './types.ts';
 
 /** What a file may refer to besides itself: the state it is merged into (empty for a replace). */
 export interface ExistingState {
   readonly catalogs: ReadonlyMap<string, OrgCatalog>;
-  /** Key value to organization id. */
+  /** Key hash (`keyHashOf`) to organization id. */
   readonly keys: ReadonlyMap<string, string>;
   readonly caseIds: ReadonlySet<string>;
   /** `JSON.stringify([organizationId, externalId])` of existing moderation cases. */
@@ -106,15 +107,17 @@ export function referenceProblems(file: DataFile, existing: ExistingState, ancho
       );
   };
 
-  const keyValues = new Set<string>();
+  const keyHashes = new Set<string>();
   (file.keys ?? []).forEach((key, i) => {
     const at = `/keys/${i}`;
+    const field = `${at}/${key.key === undefined ? 'keyHash' : 'key'}`;
     orgRef(`${at}/organizationId`, key.organizationId);
-    if (keyValues.has(key.key)) problem(`${at}/key`, 'this key value is listed twice');
-    keyValues.add(key.key);
-    const owner = existing.keys.get(key.key);
+    const hash = keyHashOfEntry(key);
+    if (keyHashes.has(hash)) problem(field, 'this key is listed twice (by value or by hash)');
+    keyHashes.add(hash);
+    const owner = existing.keys.get(hash);
     if (owner !== undefined && owner !== key.organizationId)
-      problem(`${at}/key`, `this key value belongs to organization ${JSON.stringify(owner)} already`);
+      problem(field, `this key belongs to organization ${JSON.stringify(owner)} already`);
     time(`${at}/expiresAt`, key.expiresAt);
   });
 

@@ -27,8 +27,40 @@ function validator(): ValidateFunction {
   return compiled;
 }
 
+type Node = { readonly [name: string]: unknown } | undefined;
+
+/** A local `$ref` (`#/$defs/key`) resolved; any other node as it is. */
+function resolved(node: Node): Node {
+  const ref = node?.['$ref'];
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return node;
+  let out: Node = schema as Node;
+  for (const step of ref.slice(2).split('/')) out = out?.[step] as Node;
+  return out;
+}
+
+/**
+ * The properties each alternative of the `oneOf` that checks the value at `instancePath` requires
+ * (`/keys/3`: `key`, `keyHash`). Found by the data's path: ajv's `schemaPath` starts over at a `$ref`.
+ */
+function alternativesAt(instancePath: string): string[] {
+  let node = resolved(schema as Node);
+  for (const step of instancePath.split('/').slice(1)) {
+    const properties = node?.['properties'] as Node;
+    node = resolved((properties?.[step] ?? node?.['items']) as Node);
+  }
+  const alternatives = node?.['oneOf'];
+  if (!Array.isArray(alternatives)) return [];
+  return alternatives.flatMap((branch: { required?: string[] }) => branch.required ?? []);
+}
+
 function problemOf(error: ErrorObject): DataProblem {
   const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'oneOf') {
+    const names = alternativesAt(error.instancePath).map((n) => JSON.stringify(n));
+    return names.length === 0
+      ? { pointer: error.instancePath, message: error.message ?? 'fails oneOf' }
+      : { pointer: error.instancePath, message: `must have exactly one of ${names.join(', ')}` };
+  }
   if (error.keyword === 'required')
     return { pointer: `${error.instancePath}/${String(params['missingProperty'])}`, message: 'is required' };
   if (error.keyword === 'additionalProperties')
@@ -55,6 +87,8 @@ export function schemaProblems(value: unknown): DataProblem[] {
   const problems: DataProblem[] = [];
   for (const error of validate.errors ?? []) {
     if (SUMMARY_KEYWORDS.has(error.keyword)) continue;
+    // What each alternative of a `oneOf` misses is said once, by the `oneOf` itself.
+    if (error.schemaPath.includes('/oneOf/')) continue;
     const problem = problemOf(error);
     const key = `${problem.pointer}\u0000${problem.message}`;
     if (seen.has(key)) continue;

@@ -10,8 +10,14 @@ import type { DeliveryOutcome, ReplyState } from '../replies/model.ts';
 /** ISO 8601 with a zone designator, or an offset from the anchor such as `-2d`, `-1d12h`, `+30m`, `now`. */
 export type Timestamp = string;
 
-export interface DataFileKey {
-  readonly key: string;
+/**
+ * A key, by value (`key`) or by the SHA-256 of its value (`keyHash`, `sha256:` and 64 hex digits),
+ * exactly one. Loading hashes a value at once; the engine and its exports hold only the hash.
+ */
+export type DataFileKey = DataFileKeyFields &
+  ({ readonly key: string; readonly keyHash?: never } | { readonly keyHash: string; readonly key?: never });
+
+interface DataFileKeyFields {
   readonly organizationId: string;
   readonly name?: string;
   readonly profile: 'reporting' | 'write' | 'read_write' | 'import';

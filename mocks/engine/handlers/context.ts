@@ -3,13 +3,13 @@
  * the engine's base types (types.ts) need not know the commands a handler may execute.
  */
 import type { Command, OutcomeOf } from '../commands/types.ts';
-import type { ApiKeyRecord, Clock, HandlerResult, Organization } from '../types.ts';
+import type { Clock, HandlerResult, KeyRecord, Organization } from '../types.ts';
 
 /** What a handler receives once auth, scope and contract validation have passed. */
 export interface HandlerContext<State = unknown> {
   readonly operationId: string;
   readonly organization: Organization;
-  readonly key: ApiKeyRecord;
+  readonly key: KeyRecord;
   /** Path parameters, always strings, byte-identical to the decoded path segment. */
   readonly pathParams: Readonly<Record<string, string>>;
   /** Query parameters after contract coercion (integers and booleans converted; strings untouched). */

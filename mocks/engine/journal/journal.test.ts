@@ -18,9 +18,9 @@ function setUp(options: Parameters<typeof createJournal>[0] = {}): {
     clock: new MockClock({ start: START }),
     interceptors: [createViolationLog(), journal],
   });
-  const key = engine.admin
-    .listKeys('org_acme')
-    .find((k) => k.profile === 'read_write' && k.status === 'active')?.key;
+  const key =
+    engine.admin.listKeys('org_acme').find((k) => k.profile === 'read_write' && k.status === 'active')?.key ??
+    undefined;
   if (key === undefined) throw new Error('no read_write key');
   return { engine, journal, key };
 }

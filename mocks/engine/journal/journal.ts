@@ -15,6 +15,7 @@
  * client's traffic.
  */
 import type { AdminApi } from '../admin/api.ts';
+import { keyOfValue, knownKeyValues } from '../auth/index.ts';
 import type { EngineRequest, RequestHeaders } from '../exchange.ts';
 import type { InterceptorHost } from '../interceptors.ts';
 import { positiveInteger, Ring } from '../ring.ts';
@@ -166,7 +167,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
   const ring = new Ring<Stored>(capacity);
   let total = 0;
   let host: InterceptorHost | undefined;
-  const secretMask = createSecretMask(() => host?.state.keys.byKey.keys() ?? []);
+  const secretMask = createSecretMask(() => (host === undefined ? [] : knownKeyValues(host.state.keys)));
   let violationsSeen = 0;
   /** Violations of a request from its result until its answer (only requests that have any). */
   const pendingViolations = new WeakMap<EngineRequest, readonly JournalViolation[]>();
@@ -295,7 +296,7 @@ export function createJournal(options: JournalOptions = {}): Journal {
     fault: string | null,
   ): Stored => {
     total += 1;
-    const record = key === null || host === undefined ? undefined : host.state.keys.byKey.get(key);
+    const record = key === null || host === undefined ? undefined : keyOfValue(host.state.keys, key);
     const stored: Stored = {
       seq: total,
       interface: kind,

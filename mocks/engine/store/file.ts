@@ -32,7 +32,6 @@ import {
   StateStoreError,
 } from './origin.ts';
 import { replayInSteps } from './replay.ts';
-import { startKeyValues } from './sealed-keys.ts';
 import type { Snapshot } from './snapshot.ts';
 import {
   type ApplyEntry,
@@ -170,8 +169,6 @@ export function openStateFile(
     origin: plainOrigin,
     notes,
     async attach(apply, image, progress) {
-      // The keys this engine started with, before any snapshot or command: sealed in every snapshot.
-      const startKeys = startKeyValues(image.take().state.keys);
       let fd: number;
       try {
         fd = openSync(path, keep === 0 ? 'w+' : 'r+');
@@ -192,7 +189,7 @@ export function openStateFile(
       let snapshotInfo: { position: number; at: string } | null = null;
       if (snapshot !== undefined) {
         if (progress !== undefined) progress.phase = 'snapshot';
-        image.put(restoreImage(snapshot.image, image.take(), startKeys));
+        image.put(restoreImage(snapshot.image, image.take()));
         snapshotAt = snapshot.header.position;
         keepPosition = Math.min(snapshotAt, base + logged);
         snapshotInfo = { position: snapshotAt, at: snapshot.header.createdAt };
@@ -213,7 +210,7 @@ export function openStateFile(
           keepPosition: snapshotAt,
           position: snapshotAt,
           reset: true,
-          image: captureImage(image.take(), startKeys),
+          image: captureImage(image.take()),
         });
         fd = done.fd;
         offset = done.end;
@@ -232,7 +229,7 @@ export function openStateFile(
             keepPosition,
             position,
             reset,
-            image: captureImage(image.take(), startKeys),
+            image: captureImage(image.take()),
           });
           fd = done.fd;
           offset = done.end;

@@ -4,6 +4,8 @@
  * prototype, so every class instance is listed by the order a walk of the graph meets it and given its
  * prototype back; the engine's clock and reply signer hold private state (and the signer a secret that
  * must never be at rest), so they are not written: the restored state gets the running engine's own.
+ * So do the key values the engine has seen (`KeyValues`): the state holds keys by hash only, so the
+ * bytes hold no key a client could present.
  * A class this module does not know, or a function in the state, refuses the capture: a snapshot that
  * could not be restored exactly is never written. Node only.
  */
@@ -15,7 +17,6 @@ import { SortedIndex } from '../data/sorted-index.ts';
 import { DataBaseline } from '../data-file/data-baseline.ts';
 import type { EngineState } from '../state.ts';
 import { SerialisedJson } from '../types.ts';
-import { derivableValues, hasSealedKeys, sealableKeys, sealKeys, unsealKeys } from './sealed-keys.ts';
 import type { EngineImage } from './types.ts';
 
 /** Classes whose instances are plain fields (no private state): their prototype is put back by name. */
@@ -83,18 +84,17 @@ function opaqueOf(image: EngineImage): ReadonlyMap<object, string> {
   return new Map<object, string>([
     [image.clock, 'clock'],
     [image.state.replies.signer, 'signer'],
+    [image.state.keys.values, 'keyValues'],
   ]);
 }
 
 /**
  * The engine's state, clock offset and last applied real time as bytes.
  *
- * `startKeys` are the key values the engine held at start-up (`startKeyValues`), sealed too.
- *
  * @example
- * const bytes = captureImage(engineImage.take(), startKeys); // key values the engine can derive are sealed
+ * const bytes = captureImage(engineImage.take()); // keys by hash: no key value in the bytes
  */
-export function captureImage(image: EngineImage, startKeys: readonly string[] = []): Buffer {
+export function captureImage(image: EngineImage): Buffer {
   const opaque = opaqueOf(image);
   const tags: Tag[] = [];
   walk(image.state, (value, index) => {
@@ -114,38 +114,35 @@ export function captureImage(image: EngineImage, startKeys: readonly string[] = 
     tags.push([index, type]);
     return undefined;
   });
-  const bytes = serialize({
+  return serialize({
     state: image.state,
     tags,
     lastReal: image.lastReal,
     clockOffset: image.clockOffset,
   });
-  // No key value at rest: those the engine can derive again are sealed (./sealed-keys.ts).
-  return sealKeys(bytes, sealableKeys(image.state.keys, startKeys));
 }
 
 /**
  * Bytes from `captureImage` back as an image for `running` (whose clock and signer it takes).
  * Throws when the bytes do not decode to an image.
  */
-export function restoreImage(
-  sealed: Uint8Array,
-  running: EngineImage,
-  startKeys: readonly string[] = [],
-): EngineImage {
-  let bytes: Uint8Array = sealed;
-  if (hasSealedKeys(sealed)) {
-    // Decoded once with its tokens in, for the seed, the counter and the records the values derive from.
-    const { state } = deserialize(sealed) as { state: EngineState };
-    bytes = unsealKeys(sealed, derivableValues(state.keys, running.state.keys, startKeys));
-  }
+export function restoreImage(bytes: Uint8Array, running: EngineImage): EngineImage {
   const decoded = deserialize(bytes) as {
     state: EngineState;
     tags: Tag[];
     lastReal: number;
     clockOffset: number;
   };
-  const opaque: Record<string, object> = { clock: running.clock, signer: running.state.replies.signer };
+  // An older version kept keys by value (`byKey`): such a state is not taken as this version's.
+  if (!(decoded.state?.keys?.byHash instanceof Map))
+    throw new Error(
+      'the snapshot was written by an older cca-kit, which kept API keys by value: export the state with that version (GET /__mock/data), then start this one on a new state with --data and the export',
+    );
+  const opaque: Record<string, object> = {
+    clock: running.clock,
+    signer: running.state.replies.signer,
+    keyValues: running.state.keys.values,
+  };
   let next = 0;
   walk(decoded.state, (value, index) => {
     const tag = decoded.tags[next];

@@ -41,7 +41,6 @@ import {
   snapshotKeys,
   writeRedisSnapshot,
 } from './redis-snapshot.ts';
-import { startKeyValues } from './sealed-keys.ts';
 import {
   type Applied,
   type ApplyEntry,
@@ -220,8 +219,6 @@ interface SharedStoreParts {
 
 function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promise<void> } {
   const { client, location, logKey, apply, image, origin } = parts;
-  // The keys this engine started with, before any snapshot or command: sealed in every snapshot.
-  const startKeys = startKeyValues(image.take().state.keys);
   const keys: SnapshotKeys = snapshotKeys(location.prefix);
   const epoch = origin.epoch ?? null;
   const expectation = { fingerprint: origin.fingerprint, epoch };
@@ -248,7 +245,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
     const lastId = found?.header.lastId;
     if (found === undefined || lastId === undefined || compareIds(lastId, atLeast) < 0) return false;
     if (parts.progress !== undefined && parts.progress.phase !== 'ready') parts.progress.phase = 'snapshot';
-    image.put(restoreImage(found.image, image.take(), startKeys));
+    image.put(restoreImage(found.image, image.take()));
     position = lastId;
     applied = found.header.position;
     snapshotAt = applied;
@@ -264,7 +261,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
     const at = { position: applied, lastId: position };
     let bytes: Uint8Array;
     try {
-      bytes = captureImage(image.take(), startKeys);
+      bytes = captureImage(image.take());
     } catch (cause) {
       readError = `snapshot not written: ${(cause as Error).message}`;
       snapshotAt = applied;

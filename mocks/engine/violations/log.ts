@@ -11,6 +11,7 @@ import {
   type ValidationIssue,
   validateSchema,
 } from '../../../src/contract/index.ts';
+import { keyOfValue, knownKeyValues } from '../auth/index.ts';
 import { ERROR_CODE_HEADER } from '../errors.ts';
 import type { EngineRequest } from '../exchange.ts';
 import type { InterceptorHost, ResultEvent } from '../interceptors.ts';
@@ -95,7 +96,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
   let host: InterceptorHost | undefined;
   // Keys in a query string or a body are hidden as the journal hides them, before anything sees the
   // violation (the admin route, `onViolation`, a thrown `ViolationError`).
-  const secretMask = createSecretMask(() => host?.state.keys.byKey.keys() ?? []);
+  const secretMask = createSecretMask(() => (host === undefined ? [] : knownKeyValues(host.state.keys)));
   const masked = (violation: Violation): Violation => {
     const text = JSON.stringify(violation);
     const known = secretMask.secrets().filter((secret) => text.includes(secret));
@@ -172,7 +173,7 @@ export function createViolationLog(options: ViolationLogOptions = {}): Violation
     const match = matchOperation(event.request.method, event.request.url.pathname);
     const sent = match.kind === 'match' ? match.pathParams[parameter.name] : undefined;
     const key = event.request.headers.get('x-api-key');
-    const organizationId = key === null ? undefined : host.state.keys.byKey.get(key)?.organizationId;
+    const organizationId = key === null ? undefined : keyOfValue(host.state.keys, key)?.organizationId;
     if (sent === undefined || organizationId === undefined) return;
     const state = host.state;
     const known = (id: string): boolean => {
