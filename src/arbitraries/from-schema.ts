@@ -26,6 +26,11 @@ const MAX_DATE = new Date('2035-12-31T23:59:59.999Z');
 function stringArb(s: SchemaObject): fc.Arbitrary<string> {
   const min = s.minLength ?? 0;
   const max = s.maxLength ?? min + 16;
+  // Values a format or a pattern draws keep to the schema's own bounds only: an implied cap would
+  // reject every match of a pattern whose shortest string is longer (a SHA-256 in hex), and the
+  // filter would never let a value through.
+  const withinBounds = (v: string): boolean =>
+    v.length >= min && (s.maxLength === undefined || v.length <= s.maxLength);
   switch (s.format) {
     case 'date-time':
       return fc.date({ min: MIN_DATE, max: MAX_DATE, noInvalidDate: true }).map((d) => d.toISOString());
@@ -35,16 +40,16 @@ function stringArb(s: SchemaObject): fc.Arbitrary<string> {
         .map((d) => d.toISOString().slice(0, 10));
     case 'uri':
     case 'url':
-      return fc.webUrl({ validSchemes: ['https', 'http'] }).filter((u) => u.length >= min && u.length <= max);
+      return fc.webUrl({ validSchemes: ['https', 'http'] }).filter(withinBounds);
     case 'email':
-      return fc.emailAddress().filter((u) => u.length >= min && u.length <= max);
+      return fc.emailAddress().filter(withinBounds);
     case 'uuid':
       return fc.uuid();
     default:
       break;
   }
   if (s.pattern !== undefined) {
-    return fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length >= min && v.length <= max);
+    return fc.stringMatching(new RegExp(s.pattern)).filter(withinBounds);
   }
   return fc.string({ minLength: min, maxLength: Math.min(max, min + 16) });
 }
