@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
+import type { ClientResult } from '../../src/client/types.ts';
 import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import { CONTENT_CHANGES } from './moderation-changes.ts';
@@ -18,6 +19,7 @@ export const lifecycle: Law = {
     'MOD-NEW-CASE-PENDING',
     'MOD-ACK-ANALYSIS-PENDING',
     'MOD-EXACT-RESUBMIT-DUPLICATE',
+    'ID-MODERATION-CASEID-STABLE',
     'MOD-SINGLE-STATUS-VALUES',
     'MOD-202-ACCEPTANCE-NOT-COMPLETION',
     'MOD-DECISION-ONLY-WHEN-COMPLETED',
@@ -73,9 +75,14 @@ export const lifecycle: Law = {
               await ctx.poll();
               status = await read(caseId, externalId);
             }
-            // An acknowledgement says pending (section 4.14), also for a duplicate of a case whose
-            // evaluation has finished: it acknowledges the submission, it is not a status read.
-            await resubmittedAfter(ctx, body, caseId, status);
+            const again = await call(ctx, 'submitModerationCase', { auth: 'write', json: body });
+            expectDuplicateAck(
+              ctx,
+              again,
+              caseId,
+              `after its status read said ${status}`,
+              `resubmit-after-${status}`,
+            );
           }),
         );
       },
@@ -84,15 +91,19 @@ export const lifecycle: Law = {
     ),
 };
 
-/** The exact resubmission of a case whose status read said `status`: a duplicate, acknowledged pending. */
-async function resubmittedAfter(
+/**
+ * The answer to an exact resubmission of case `caseId`: 202 `duplicate` naming the same case, replayed,
+ * and acknowledged `pending` (section 4.14), whatever the case's evaluation has reached meanwhile: an
+ * acknowledgement acknowledges the submission, it is not a status read. `when` says what came before.
+ */
+function expectDuplicateAck(
   ctx: LawContext,
-  body: Record<string, unknown>,
+  res: ClientResult,
   caseId: string,
-  status: string,
-): Promise<void> {
-  const again = await call(ctx, 'submitModerationCase', { auth: 'write', json: body });
-  expectConforming(ctx, 'submitModerationCase', again, {
+  when: string,
+  tag: string,
+): void {
+  expectConforming(ctx, 'submitModerationCase', res, {
     status: 202,
     statusRule: 'MOD-EXACT-RESUBMIT-DUPLICATE',
     before: (parsed) => {
@@ -100,14 +111,26 @@ async function resubmittedAfter(
       if (p['status'] !== 'duplicate')
         violate(
           'MOD-EXACT-RESUBMIT-DUPLICATE',
-          `resubmit-after-${status}:${String(p['status'])}`,
-          `exact resubmission of case ${caseId} after its status read said ${status} answered status ${JSON.stringify(p['status'])}, expected duplicate`,
+          `${tag}-status:${String(p['status'])}`,
+          `exact resubmission of case ${caseId} ${when} answered status ${JSON.stringify(p['status'])}, expected duplicate`,
+        );
+      if (obj(p['idempotency'])['replayed'] !== true)
+        violate(
+          'MOD-EXACT-RESUBMIT-DUPLICATE',
+          `${tag}-not-replayed`,
+          `exact resubmission of case ${caseId} ${when} has idempotency.replayed ${JSON.stringify(obj(p['idempotency'])['replayed'])}`,
+        );
+      if (p['caseId'] !== caseId)
+        violate(
+          'ID-MODERATION-CASEID-STABLE',
+          `${tag}-case-id`,
+          `exact resubmission of case ${caseId} ${when} names case ${JSON.stringify(p['caseId'])}`,
         );
       if (p['analysisStatus'] !== 'pending')
         violate(
           'MOD-ACK-ANALYSIS-PENDING',
-          `duplicate-ack-after-${status}:${String(p['analysisStatus'])}`,
-          `the acknowledgement of an exact resubmission of case ${caseId} (its status read: ${status}) has analysisStatus ${JSON.stringify(p['analysisStatus'])}; an acknowledgement says pending (section 4.14)`,
+          `${tag}-analysis:${String(p['analysisStatus'])}`,
+          `the acknowledgement of an exact resubmission of case ${caseId} ${when} has analysisStatus ${JSON.stringify(p['analysisStatus'])}; an acknowledgement says pending (section 4.14)`,
         );
     },
   });
@@ -125,6 +148,7 @@ export const idempotency: Law = {
   ruleIds: [
     'MOD-EXACT-RESUBMIT-DUPLICATE',
     'ID-MODERATION-CASEID-STABLE',
+    'MOD-ACK-ANALYSIS-PENDING',
     'MOD-CHANGED-CONTENT-409',
     'ERR-409-IDENTIFIER-CONFLICT',
     'ID-MODERATION-EXTERNALID-IMMUTABLE',
@@ -148,31 +172,7 @@ export const idempotency: Law = {
           auth: 'write',
           json: reordered ? reorder(first) : first,
         });
-        expectConforming(ctx, 'submitModerationCase', again, {
-          status: 202,
-          statusRule: 'MOD-EXACT-RESUBMIT-DUPLICATE',
-          before: (parsed) => {
-            const p = obj(parsed);
-            if (p['status'] !== 'duplicate')
-              violate(
-                'MOD-EXACT-RESUBMIT-DUPLICATE',
-                `resubmit-status:${String(p['status'])}`,
-                `exact resubmission of ${externalId} answered status ${JSON.stringify(p['status'])}, expected duplicate`,
-              );
-            if (obj(p['idempotency'])['replayed'] !== true)
-              violate(
-                'MOD-EXACT-RESUBMIT-DUPLICATE',
-                'resubmit-not-replayed',
-                `exact resubmission of ${externalId} has idempotency.replayed ${JSON.stringify(obj(p['idempotency'])['replayed'])}`,
-              );
-            if (p['caseId'] !== caseId)
-              violate(
-                'ID-MODERATION-CASEID-STABLE',
-                'duplicate-case-id',
-                `duplicate of ${externalId} names case ${JSON.stringify(p['caseId'])}, first accepted as ${caseId}`,
-              );
-          },
-        });
+        expectDuplicateAck(ctx, again, caseId, `(${externalId}, sent again at once)`, 'resubmit');
         const changed = { ...first, title: `${String(first['title']).slice(0, 400)} ${title}` };
         const conflict = await call(ctx, 'submitModerationCase', { auth: 'write', json: changed });
         expectConforming(ctx, 'submitModerationCase', conflict, {
