@@ -62,7 +62,7 @@ describe('the benchmark harness produces well-formed results', () => {
         [],
       );
       expect(markdown).toContain('| GET action detail | cca-kit |');
-      expect(markdown).toContain('| GET action detail vs the ceiling | ≥ 0.5× |');
+      expect(markdown).toContain('| GET action detail vs the ceiling | ≥ 0.7× |');
     },
     scaled(60_000),
   );
@@ -95,10 +95,16 @@ describe('the benchmark harness produces well-formed results', () => {
         { throughput: { machine, loadAfter: 0, command: 'smoke', seconds: 1, result } },
         [],
       );
-      const derived = fmt(ceiling / gain, 2);
+      // Measured pair by pair (the no-cache server against the ceiling) where the run did, as here;
+      // derived from the two pair ratios only where it did not.
+      const direct = row?.ratios.find(
+        (r) => r.versus === 'node:http ceiling' && r.subject === 'cca-kit, no answer cache',
+      )?.ratio;
+      expect(direct).toBeTypeOf('number');
       expect(markdown).toContain(
-        `| GET action list (pageSize 50), no answer cache, vs the ceiling; derived | ≥ 0.5× | ${derived}× |`,
+        `| GET action list (pageSize 50), no answer cache, vs the ceiling | ≥ 0.5× | ${fmt(direct ?? Number.NaN, 2)}× |`,
       );
+      expect(Number.isFinite(ceiling / gain)).toBe(true);
     },
     scaled(60_000),
   );
