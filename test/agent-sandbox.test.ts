@@ -239,10 +239,10 @@ describe('execute: scripts, call, spec, console', () => {
   });
 
   it('a script awaiting something nothing can settle fails at once (no timers exist)', async () => {
-    const started = performance.now();
+    // Its own failure, not the time limit's: the script did not wait for the deadline.
     const failure = failureOf(await sandbox.runScript(readerContext(), 'await new Promise(() => {});'));
     expect(failure.message).toContain('nothing can settle');
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(failure.kind).not.toBe('limit_exceeded');
   });
 
   it('the execute tool refuses arguments without a string script, naming the field', async () => {
