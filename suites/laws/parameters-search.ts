@@ -78,7 +78,12 @@ export const searchFilter: Law = {
   group: 'parameters',
   title:
     "conversation search: the spec's sample filter status=OPEN holds on every item; a further term (status=OPEN+platform=P) holds too and never counts more (that key may be refused with 400 or ignored)",
-  ruleIds: ['SEARCH-FILTER-STATUS-OPEN', 'SEARCH-FILTER-TERMS-NARROW', 'SEARCH-ENVELOPE'],
+  ruleIds: [
+    'SEARCH-FILTER-STATUS-OPEN',
+    'SEARCH-FILTER-TERMS-NARROW',
+    'SEARCH-FILTER-ALL-TERMS',
+    'SEARCH-ENVELOPE',
+  ],
   needs: { keys: ['read'] },
   run: (ctx) =>
     runExamples(ctx, async () => {
@@ -102,11 +107,12 @@ export const searchFilter: Law = {
         const filter = `status=OPEN+platform=${platform}`;
         const both = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);
         if (both === undefined) continue;
-        checkHolds(both, filter, { status: 'OPEN' }, 'SEARCH-FILTER-TERMS-NARROW');
+        // Every term of a conjunction holds on every item it answers (4.13: "all of which must hold").
+        checkHolds(both, filter, { status: 'OPEN' }, 'SEARCH-FILTER-ALL-TERMS');
         // A key beyond the sample may be refused (400) or ignored (the status=OPEN answer exactly);
         // applied, it must hold on every item.
         const ignored = both.total === open.total && both.keys.join() === open.keys.join();
-        if (!ignored) checkHolds(both, filter, { platform }, 'SEARCH-FILTER-TERMS-NARROW');
+        if (!ignored) checkHolds(both, filter, { platform }, 'SEARCH-FILTER-ALL-TERMS');
         if (!both.capped && !open.capped && both.total > open.total)
           violate(
             'SEARCH-FILTER-TERMS-NARROW',
