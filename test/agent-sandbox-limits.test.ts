@@ -79,7 +79,9 @@ describe('execute limits: wall time', () => {
   it('time spent waiting for call answers counts: a slow operation cannot hold the execution past timeMs', async () => {
     const sandbox = await sandboxWith({ timeMs: 1000, poolSize: 1 });
     const started = performance.now();
-    const failure = failureOf(await sandbox.runScript(readerContext(), 'await call("slow", { ms: 20_000 });'));
+    const failure = failureOf(
+      await sandbox.runScript(readerContext(), 'await call("slow", { ms: 20_000 });'),
+    );
     expect(failure).toMatchObject({ kind: 'limit_exceeded', limit: 'time', value: 1000 });
     // Long before the operation would have answered.
     expect(performance.now() - started).toBeLessThan(15_000);

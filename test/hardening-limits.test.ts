@@ -140,75 +140,83 @@ describe('hardening: limits', () => {
     await ok.body.dump();
   });
 
-  it('slowloris: trickled headers and bodies do not hold the server; slow sockets are closed in time', async () => {
-    const slow: { socket: Socket; opened: number; closedAfter: number | null }[] = [];
-    const trickle = (prefix: string, filler: string) => {
+  it(
+    'slowloris: trickled headers and bodies do not hold the server; slow sockets are closed in time',
+    async () => {
+      const slow: { socket: Socket; opened: number; closedAfter: number | null }[] = [];
+      const trickle = (prefix: string, filler: string) => {
+        const socket = connect(mock.port, '127.0.0.1');
+        const entry = { socket, opened: performance.now(), closedAfter: null as number | null };
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          entry.closedAfter = performance.now() - entry.opened;
+        });
+        socket.write(prefix);
+        const timer = setInterval(() => {
+          if (socket.destroyed) clearInterval(timer);
+          else socket.write(filler);
+        }, 100);
+        socket.on('close', () => clearInterval(timer));
+        slow.push(entry);
+      };
+      for (let i = 0; i < 20; i++) trickle('GET /v0/agents HTTP/1.1\r\nHost: x\r\nX-Slow: ', 'a');
+      for (let i = 0; i < 10; i++) {
+        trickle(
+          `POST /v0/ingest/records HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-API-Key: ${importKey}\r\nContent-Length: 100000\r\n\r\n`,
+          ' ',
+        );
+      }
+
+      // Meanwhile, ordinary clients are served as usual.
+      const latencies: number[] = [];
+      const until = performance.now() + REQUEST_TIMEOUT + CLOSE_SLACK;
+      while (performance.now() < until) {
+        const start = performance.now();
+        const response = await pool.request({
+          method: 'GET',
+          path: '/v0/agents',
+          headers: { 'x-api-key': readKey },
+        });
+        await response.body.dump();
+        expect(response.statusCode).toBeLessThan(500);
+        latencies.push(performance.now() - start);
+      }
+      latencies.sort((a, b) => a - b);
+      // Held by the slow sockets, an ordinary request would wait until they are closed (the request
+      // time-out and more): half of them answered well within it says they were not held. No finer
+      // latency bound: that would be a timed test, and a busy machine would fail it.
+      expect(latencies.length).toBeGreaterThan(10);
+      expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(REQUEST_TIMEOUT);
+
+      // The server closes every slow socket by itself (the trickle never ends, so without the time-out
+      // none would close). Waited for with room for a busy machine.
+      const deadline = performance.now() + scaled(15_000);
+      while (slow.some((s) => s.closedAfter === null) && performance.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      const notClosed = slow.filter((s) => s.closedAfter === null);
+      for (const s of notClosed) s.socket.destroy();
+      expect(notClosed).toHaveLength(0);
+      for (const s of slow) expect(s.closedAfter).toBeGreaterThanOrEqual(HEADERS_TIMEOUT - 100);
+    },
+    scaled(40_000),
+  );
+
+  it(
+    'an idle keep-alive connection is closed after keepAliveTimeout',
+    async () => {
       const socket = connect(mock.port, '127.0.0.1');
-      const entry = { socket, opened: performance.now(), closedAfter: null as number | null };
-      socket.on('error', () => undefined);
-      socket.on('close', () => {
-        entry.closedAfter = performance.now() - entry.opened;
-      });
-      socket.write(prefix);
-      const timer = setInterval(() => {
-        if (socket.destroyed) clearInterval(timer);
-        else socket.write(filler);
-      }, 100);
-      socket.on('close', () => clearInterval(timer));
-      slow.push(entry);
-    };
-    for (let i = 0; i < 20; i++) trickle('GET /v0/agents HTTP/1.1\r\nHost: x\r\nX-Slow: ', 'a');
-    for (let i = 0; i < 10; i++) {
-      trickle(
-        `POST /v0/ingest/records HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-API-Key: ${importKey}\r\nContent-Length: 100000\r\n\r\n`,
-        ' ',
+      const opened = performance.now();
+      const closed = new Promise<number>((resolve) =>
+        socket.on('close', () => resolve(performance.now() - opened)),
       );
-    }
-
-    // Meanwhile, ordinary clients are served as usual.
-    const latencies: number[] = [];
-    const until = performance.now() + REQUEST_TIMEOUT + CLOSE_SLACK;
-    while (performance.now() < until) {
-      const start = performance.now();
-      const response = await pool.request({
-        method: 'GET',
-        path: '/v0/agents',
-        headers: { 'x-api-key': readKey },
-      });
-      await response.body.dump();
-      expect(response.statusCode).toBeLessThan(500);
-      latencies.push(performance.now() - start);
-    }
-    latencies.sort((a, b) => a - b);
-    // Held by the slow sockets, an ordinary request would wait until they are closed (the request
-    // time-out and more): half of them answered well within it says they were not held. No finer
-    // latency bound: that would be a timed test, and a busy machine would fail it.
-    expect(latencies.length).toBeGreaterThan(10);
-    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(REQUEST_TIMEOUT);
-
-    // The server closes every slow socket by itself (the trickle never ends, so without the time-out
-    // none would close). Waited for with room for a busy machine.
-    const deadline = performance.now() + scaled(15_000);
-    while (slow.some((s) => s.closedAfter === null) && performance.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    const notClosed = slow.filter((s) => s.closedAfter === null);
-    for (const s of notClosed) s.socket.destroy();
-    expect(notClosed).toHaveLength(0);
-    for (const s of slow) expect(s.closedAfter).toBeGreaterThanOrEqual(HEADERS_TIMEOUT - 100);
-  }, scaled(40_000));
-
-  it('an idle keep-alive connection is closed after keepAliveTimeout', async () => {
-    const socket = connect(mock.port, '127.0.0.1');
-    const opened = performance.now();
-    const closed = new Promise<number>((resolve) =>
-      socket.on('close', () => resolve(performance.now() - opened)),
-    );
-    socket.on('error', () => undefined);
-    socket.resume();
-    socket.write('GET /v0/agents HTTP/1.1\r\nHost: x\r\n\r\n');
-    // Node's default keep-alive is 5 s: closing before that is the configured 1 s.
-    expect(await closed).toBeLessThan(1_000 + CLOSE_SLACK);
-  }, scaled(10_000));
+      socket.on('error', () => undefined);
+      socket.resume();
+      socket.write('GET /v0/agents HTTP/1.1\r\nHost: x\r\n\r\n');
+      // Node's default keep-alive is 5 s: closing before that is the configured 1 s.
+      expect(await closed).toBeLessThan(1_000 + CLOSE_SLACK);
+    },
+    scaled(10_000),
+  );
 });
 
 describe('hardening: keys and the admin API', () => {
