@@ -33,7 +33,13 @@ export function poolTransport(baseUrl: string, connections = 8, staleAfterMs = S
         const old = pool;
         pool = open();
         retired.push(old);
-        void old.close().finally(() => retired.splice(retired.indexOf(old), 1));
+        // Closing a pool only releases its sockets: it sends nothing and changes nothing on the
+        // target, so its failure (a socket the server already dropped) is no finding and must not
+        // become an unhandled rejection.
+        void old
+          .close()
+          .catch(() => undefined)
+          .finally(() => retired.splice(retired.indexOf(old), 1));
       }
       touch();
       const url = new URL(request.url);
@@ -56,6 +62,7 @@ export function poolTransport(baseUrl: string, connections = 8, staleAfterMs = S
       }
     },
     close: async () => {
+      // The current pool's failure to close is the caller's to see; a retired one's is not (above).
       await Promise.all([pool.close(), ...retired.map((p) => p.close().catch(() => undefined))]);
     },
   };
