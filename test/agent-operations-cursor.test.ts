@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { meaningOf } from '../mocks/agent/operations/search-actions.ts';
 import { PLATFORMS, STATUSES } from '../mocks/agent/operations/vocabulary.ts';
-import { actionIdOfRow, orgData } from '../mocks/engine/data/state.ts';
+import { actionIdOfRow, orgData } from '../mocks/engine/records/state.ts';
 import { createOperationsHarness, type OperationsHarness, ORG, START } from './agent-operations-support.ts';
 
 const DAY = 86_400_000;

@@ -7,7 +7,7 @@
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { actionIdOfRow, orgData } from '../mocks/engine/data/state.ts';
+import { actionIdOfRow, orgData } from '../mocks/engine/records/state.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { answerData } from './agent-answer.ts';
 

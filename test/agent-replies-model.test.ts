@@ -20,8 +20,8 @@ import {
   TERMINAL_STATES,
 } from '../mocks/agent/replies/index.ts';
 import type { Outcome } from '../mocks/agent/types.ts';
-import { findRow, orgData } from '../mocks/engine/data/state.ts';
-import { actionDetail } from '../mocks/engine/data/view.ts';
+import { findRow, orgData } from '../mocks/engine/records/state.ts';
+import { actionDetail } from '../mocks/engine/records/view.ts';
 import { AGENT_FILES, loadAgentContract } from '../src/contract/agent.ts';
 import { ORG, type ReplyHarness, replyHarness, uuidOf } from './support/reply-harness.ts';
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_TEXT_CODE_POINTS } from '../mocks/agent/replies/index.ts';
-import { upsertIngestedAction } from '../mocks/engine/data/index.ts';
+import { upsertIngestedAction } from '../mocks/engine/records/index.ts';
 import {
   failureOf,
   ORG,

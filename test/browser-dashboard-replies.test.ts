@@ -14,7 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChaos } from '../mocks/engine/chaos/index.ts';
-import { actionIdOfRow, orgData } from '../mocks/engine/data/state.ts';
+import { actionIdOfRow, orgData } from '../mocks/engine/records/state.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { answerData } from './agent-answer.ts';
 import { expectOnlyAdminRequests, openDashboard, watch } from './browser/dashboard.ts';

@@ -1,16 +1,16 @@
 /**
- * List and search pages are joined from cached record texts (mocks/engine/data/serialised.ts), and tag
- * analytics are remembered per window range (mocks/engine/data/answer-cache.ts); these tests prove a
+ * List and search pages are joined from cached record texts (mocks/engine/records/serialised.ts), and tag
+ * analytics are remembered per window range (mocks/engine/records/answer-cache.ts); these tests prove a
  * cached record or report never outlives a change to its data, and that a remembered report is the one
  * a fresh computation gives.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { resolveWindow } from '../mocks/engine/data/dates.ts';
-import { tagAnalytics } from '../mocks/engine/data/reports.ts';
-import { orgData } from '../mocks/engine/data/state.ts';
 import { headersFromRecord } from '../mocks/engine/exchange.ts';
 import { createEngine, type Engine, MockClock } from '../mocks/engine/index.ts';
+import { resolveWindow } from '../mocks/engine/records/dates.ts';
+import { tagAnalytics } from '../mocks/engine/records/reports.ts';
+import { orgData } from '../mocks/engine/records/state.ts';
 import { keyOf } from './support/keys.ts';
 
 const key = (engine: Engine, profile: string): string => keyOf(engine.admin, 'org_acme', profile);

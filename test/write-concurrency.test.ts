@@ -4,8 +4,8 @@
  * never let two of them create the same case or the same record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orgData } from '../mocks/engine/data/state.ts';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
+import { orgData } from '../mocks/engine/records/state.ts';
 import { type MockServer, startMockServer } from '../mocks/http/server.ts';
 import { AD_ORG } from './write-support.ts';
 

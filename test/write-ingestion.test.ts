@@ -5,9 +5,9 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
-import { findRow, orgData } from '../mocks/engine/data/state.ts';
-import { actionDetail, searchItem } from '../mocks/engine/data/view.ts';
 import { ingestedActionId } from '../mocks/engine/ingestion/to-action.ts';
+import { findRow, orgData } from '../mocks/engine/records/state.ts';
+import { actionDetail, searchItem } from '../mocks/engine/records/view.ts';
 import { AD_ORG, createHarness, obj, STANDARD_ORG, type WriteHarness } from './write-support.ts';
 
 let harness: WriteHarness;

@@ -46,7 +46,7 @@ export interface EngineOptions {
   readonly choices?: ChoicesOption;
   /**
    * Remember the serialised answers of list, search and tag analytics per window range and parameters
-   * until a row changes (`mocks/engine/data/answer-cache.ts`). Default true; false computes every read.
+   * until a row changes (`mocks/engine/records/answer-cache.ts`). Default true; false computes every read.
    */
   readonly rememberAnswers?: boolean;
   /** Largest accepted request body in bytes (413 beyond). Default 1 MiB. */

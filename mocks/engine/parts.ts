@@ -20,7 +20,7 @@ import type { ChoicesOption } from './choices/index.ts';
 import type { ShapedRequest } from './choices/request.ts';
 import type { Appliers } from './commands/apply.ts';
 import type { AgentCommand } from './commands/types.ts';
-import type { DataState } from './data/index.ts';
+import type { DataState } from './records/index.ts';
 import type { RepliesState } from './replies/state.ts';
 import type { BaselineLoader } from './state.ts';
 import type { HandlerResult } from './types.ts';

@@ -5,7 +5,6 @@
 import { generateDataset } from '../../fixtures/index.ts';
 import { type AuthState, createAuthState, type KeyValues } from './auth/index.ts';
 import type { MockClock } from './clock.ts';
-import { createDataState, type DataState } from './data/index.ts';
 import { type DataBaseline, emptyDataset } from './data-file/data-baseline.ts';
 import { missingPart } from './errors.ts';
 import { createIngestionState, type IngestionState, type IngestionStateOptions } from './ingestion/index.ts';
@@ -14,6 +13,7 @@ import {
   type ModerationState,
   type ModerationStateOptions,
 } from './moderation/index.ts';
+import { createDataState, type DataState } from './records/index.ts';
 import { createRepliesState, type RepliesState } from './replies/state.ts';
 import { createSavedSearchState, type SavedSearchState } from './saved-searches/index.ts';
 import type { Organization } from './types.ts';

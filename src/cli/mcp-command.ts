@@ -15,7 +15,7 @@ import { createEngine } from '../../mocks/engine/engine.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { agentContract } from '../contract/agent.ts';
 import { choiceFlag } from './choice-flag.ts';
-import { readDataFiles } from './data-files.ts';
+import { readDataFiles } from './data-flag.ts';
 import {
   EXECUTE_FLAGS,
   EXECUTE_USAGE,

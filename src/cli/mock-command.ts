@@ -9,7 +9,7 @@ import type { LoadProgress } from '../../mocks/engine/store/types.ts';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { openStartingPort } from '../../mocks/http/starting.ts';
 import { choiceFlag } from './choice-flag.ts';
-import { readDataFiles } from './data-files.ts';
+import { readDataFiles } from './data-flag.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags, textModeFromFlag } from './execute-flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 import { openPersistentState, snapshotEveryOf } from './state-flags.ts';

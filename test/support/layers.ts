@@ -33,7 +33,7 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
   // The domain, one folder per slice: each holds its own state and rules, and knows no engine around it.
   {
     name: 'engine slices',
-    folders: ['auth/', 'data/', 'moderation/', 'saved-searches/', 'faults/'].map(
+    folders: ['auth/', 'records/', 'moderation/', 'saved-searches/', 'faults/'].map(
       (folder) => `${ENGINE}${folder}`,
     ),
   },

@@ -7,8 +7,8 @@
 import { replyTools } from '../../mocks/agent/replies/tools.ts';
 import type { AgentContext, Outcome } from '../../mocks/agent/types.ts';
 import { MockClock } from '../../mocks/engine/clock.ts';
-import { actionIdOfRow, orgData } from '../../mocks/engine/data/state.ts';
 import { createEngine, type Engine } from '../../mocks/engine/engine.ts';
+import { actionIdOfRow, orgData } from '../../mocks/engine/records/state.ts';
 
 export const REPLY_TEST_NOW = Date.parse('2026-11-20T12:00:00Z');
 export const ORG = 'org_acme';

@@ -8,10 +8,10 @@
 
 import { NULL_INDEX, NULL_SCORE } from '../../../fixtures/generate/table.ts';
 import type { Choices } from '../../../src/contract/choice-points.ts';
-import { dayOf, percentile, round2, weekStart } from '../../engine/data/analytics.ts';
-import type { Window } from '../../engine/data/dates.ts';
-import { windowRange } from '../../engine/data/query.ts';
-import { type OrgData, orgData } from '../../engine/data/state.ts';
+import { dayOf, percentile, round2, weekStart } from '../../engine/records/analytics.ts';
+import type { Window } from '../../engine/records/dates.ts';
+import { windowRange } from '../../engine/records/query.ts';
+import { type OrgData, orgData } from '../../engine/records/state.ts';
 import { statusNameOut, statusNamesOut } from '../choices.ts';
 import { type AgentContext, fail, type Outcome, succeed } from '../types.ts';
 import { type DateRangeInput, isoWindow, resolveDateRange, unitStart } from './date-range.ts';

@@ -12,8 +12,9 @@
  * input without its cursor, and the payload: a cursor altered in any byte, replayed with another
  * input, or carried to another organization is refused.
  */
-import type { Window } from '../../engine/data/dates.ts';
+
 import { canonicalJson } from '../../engine/moderation/canonical.ts';
+import type { Window } from '../../engine/records/dates.ts';
 import { fromBase64Url, hmacSha256, sameBytes, sha256, toBase64Url } from './hmac.ts';
 
 export interface CursorPosition {

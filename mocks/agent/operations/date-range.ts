@@ -13,8 +13,8 @@
  * - Absent: the past seven days ending now (the REST default window).
  */
 
-import { weekStart } from '../../engine/data/analytics.ts';
-import { DAY, DEFAULT_WINDOW_MS, parseDateParam, type Window } from '../../engine/data/dates.ts';
+import { weekStart } from '../../engine/records/analytics.ts';
+import { DAY, DEFAULT_WINDOW_MS, parseDateParam, type Window } from '../../engine/records/dates.ts';
 
 export const RELATIVE_UNITS = ['hour', 'day', 'week', 'month', 'quarter', 'year'] as const;
 export type RelativeUnit = (typeof RELATIVE_UNITS)[number];

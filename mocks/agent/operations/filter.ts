@@ -6,8 +6,8 @@
  * deployment's choices give (`actionStatuses`), as the REST filter reads it.
  */
 import type { Choices } from '../../../src/contract/choice-points.ts';
-import { compileFilter, type FilterKey, type RowPredicate } from '../../engine/data/filter-dsl.ts';
-import type { OrgData } from '../../engine/data/state.ts';
+import { compileFilter, type FilterKey, type RowPredicate } from '../../engine/records/filter-dsl.ts';
+import type { OrgData } from '../../engine/records/state.ts';
 import { statusNameIn } from '../choices.ts';
 import type { ConditionType } from './vocabulary.ts';
 

@@ -5,9 +5,9 @@
  * ids are byte for byte what REST shows, with the status names and duration format the deployment's
  * choices give REST (`../choices.ts`).
  */
-import type { OrgData } from '../../engine/data/state.ts';
-import { actionIdOfRow, findRow, orgData } from '../../engine/data/state.ts';
-import { actionSummary } from '../../engine/data/view.ts';
+import type { OrgData } from '../../engine/records/state.ts';
+import { actionIdOfRow, findRow, orgData } from '../../engine/records/state.ts';
+import { actionSummary } from '../../engine/records/view.ts';
 import { actionItemOut } from '../choices.ts';
 import { type AgentContext, fail, type Outcome, succeed } from '../types.ts';
 import { type CursorPosition, decodeCursor, encodeCursor } from './cursor.ts';

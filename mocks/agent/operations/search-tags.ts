@@ -3,7 +3,7 @@
  * (case-insensitive; "" matches all), with the number of the organization's actions carrying each
  * and how many of those were responded to, most used first (ties: tagId ascending).
  */
-import { orgData } from '../../engine/data/state.ts';
+import { orgData } from '../../engine/records/state.ts';
 import { type AgentContext, type Outcome, succeed } from '../types.ts';
 import { TAGS_LIMIT_DEFAULT } from './vocabulary.ts';
 

@@ -5,7 +5,7 @@
  */
 
 import type { Choices } from '../../../src/contract/choice-points.ts';
-import { FILTER_KEYS } from '../data/filter-dsl.ts';
+import { FILTER_KEYS } from '../records/filter-dsl.ts';
 import { statusIn } from './action-statuses.ts';
 
 /** The keys section 4.1 implies fullFilter can filter on ("legacy filters cannot filter by platform, queue or status"). */

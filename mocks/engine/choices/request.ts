@@ -3,7 +3,7 @@
  */
 
 import type { Choices } from '../../../src/contract/choice-points.ts';
-import { badRequest } from '../data/results.ts';
+import { badRequest } from '../records/results.ts';
 import type { HandlerResult } from '../types.ts';
 import { DEFAULT_CHOICES } from './defaults.ts';
 import { DSL_PARAMETER, shapeFilterText } from './filter-terms.ts';

@@ -6,13 +6,13 @@
  */
 import { validateSchema } from '../../../src/contract/index.ts';
 import { createKey, KEY_EXPIRIES, KEY_PROFILES, type KeyExpiry, revokeKey } from '../auth/index.ts';
-import { writeFields } from '../data/custom-fields.ts';
-import { findRow, orgData } from '../data/state.ts';
 import { AdminError, missingPart } from '../errors.ts';
 import { ingestBatch, scheduleSettle, settleIngestion } from '../ingestion/index.ts';
 import { submitBatch } from '../moderation/batch.ts';
 import { submitCase } from '../moderation/intake.ts';
 import { activatePolicy, deactivatePolicy, stepCase } from '../moderation/status.ts';
+import { writeFields } from '../records/custom-fields.ts';
+import { findRow, orgData } from '../records/state.ts';
 import type { ModerationMode, Organization } from '../types.ts';
 import type { CommandTarget } from './target.ts';
 import type {

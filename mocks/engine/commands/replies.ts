@@ -5,8 +5,9 @@
  * and the test tooling's approve/reject/advance/outcome. The agent's tools and page answer from the
  * outcomes.
  */
-import { getActionRecord } from '../data/index.ts';
+
 import { settleIngestion } from '../ingestion/index.ts';
+import { getActionRecord } from '../records/index.ts';
 import {
   type AdminReplyView,
   approveReply,

@@ -7,11 +7,11 @@
  * A command holds only JSON values: it is written to a log as it is.
  */
 import type { CreatedKey, CreateKeyInput } from '../auth/index.ts';
-import type { WriteOutcome } from '../data/custom-fields.ts';
 import type { DataLoadOutcome } from '../data-file/types.ts';
 import type { IngestionBatchInput, IngestReceipt } from '../ingestion/intake.ts';
 import type { BatchResult } from '../moderation/batch.ts';
 import type { ModerationCaseStatus, PolicyWorkflow, SubmissionOutcome } from '../moderation/types.ts';
+import type { WriteOutcome } from '../records/custom-fields.ts';
 import type { KeyRecord, Organization } from '../types.ts';
 import type { ReplyCommand, ReplyOutcomes } from './replies.ts';
 import type { SavedSearchCommand, SavedSearchOutcomes } from './saved-searches.ts';

@@ -4,7 +4,7 @@
  */
 import { FLAG_INGESTED } from '../../../fixtures/generate/table.ts';
 import type { Platform } from '../../../fixtures/generate/types.ts';
-import { rowChanged } from '../data/answer-cache.ts';
+import { rowChanged } from '../records/answer-cache.ts';
 import {
   type DataState,
   findRow,
@@ -12,7 +12,7 @@ import {
   type IngestedMessage,
   orgData,
   upsertIngestedAction,
-} from '../data/index.ts';
+} from '../records/index.ts';
 import { timestampOrThrow } from './time.ts';
 import type { DataFileAction, DataFileMessage } from './types.ts';
 

@@ -4,12 +4,12 @@
  * against the same state, so every reference resolves.
  */
 import { createKey, KEY_PROFILES } from '../auth/index.ts';
-import { rowChanged } from '../data/answer-cache.ts';
-import { findRow, orgData, upsertIngestedAction } from '../data/index.ts';
 import { ingestBatch, readBatch, takeDueThreads, threadToAction } from '../ingestion/index.ts';
 import { canonicalJson, contentFingerprint, decide } from '../moderation/index.ts';
 import { issueId, organizationSlot } from '../moderation/state.ts';
 import type { Evaluation, ModerationCase, ModerationDecision } from '../moderation/types.ts';
+import { rowChanged } from '../records/answer-cache.ts';
+import { findRow, orgData, upsertIngestedAction } from '../records/index.ts';
 import type { EngineState } from '../state.ts';
 import type { KeyRecord } from '../types.ts';
 import { loadAction } from './actions.ts';

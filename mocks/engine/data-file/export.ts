@@ -5,11 +5,11 @@
  */
 import { NULL_INDEX } from '../../../fixtures/generate/table.ts';
 import { keyStatus } from '../auth/index.ts';
-import { scoresOf } from '../data/analytics.ts';
-import type { OrgData } from '../data/state.ts';
-import { actionDetail, actionSummary } from '../data/view.ts';
 import { ingestedActionId, threadIdOf } from '../ingestion/index.ts';
 import { statusOf } from '../moderation/status.ts';
+import { scoresOf } from '../records/analytics.ts';
+import type { OrgData } from '../records/state.ts';
+import { actionDetail, actionSummary } from '../records/view.ts';
 import type { EngineState } from '../state.ts';
 import { deliveredReplyMessages, exportReplyRequests } from './replies.ts';
 import type {

@@ -5,8 +5,8 @@
  */
 import type { OrgCatalog } from '../../../fixtures/generate/types.ts';
 import { type SchemaName, validateSchema } from '../../../src/contract/index.ts';
-import { typeError } from '../data/custom-fields.ts';
 import { ingestedActionId } from '../ingestion/to-action.ts';
+import { typeError } from '../records/custom-fields.ts';
 import { TERMINAL_STATES } from '../replies/model.ts';
 import { mergeCatalog } from './catalog.ts';
 import { keyHashOfEntry } from './key-hashes.ts';

@@ -5,8 +5,8 @@
  * action: the export leaves it out of the action's messages, and loading delivers it again.
  */
 
-import { findRow, getActionRecord, orgData } from '../data/index.ts';
-import { deliverReply } from '../data/replies.ts';
+import { deliverReply } from '../records/deliver-reply.ts';
+import { findRow, getActionRecord, orgData } from '../records/index.ts';
 import { moveTo } from '../replies/machine.ts';
 import {
   type Actor,

@@ -4,7 +4,7 @@
  * are ISO 8601 or relative to the anchor (`"-2d"`, `"-90m"`, `"now"`; see ./time.ts).
  */
 
-import type { ActionScores } from '../data/ingest-types.ts';
+import type { ActionScores } from '../records/ingest-types.ts';
 import type { DeliveryOutcome, ReplyState } from '../replies/model.ts';
 
 /** ISO 8601 with a zone designator, or an offset from the anchor such as `-2d`, `-1d12h`, `+30m`, `now`. */

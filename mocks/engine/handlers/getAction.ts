@@ -1,7 +1,7 @@
 /** GET /v0/action/{id} (spec 4.2): the detail record; 404 for an unknown id or another organization's. */
-import { notFound, ok } from '../data/results.ts';
-import { detailBytes } from '../data/serialised.ts';
-import { findRow, orgData } from '../data/state.ts';
+import { notFound, ok } from '../records/results.ts';
+import { detailBytes } from '../records/serialised.ts';
+import { findRow, orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import { SerialisedJson } from '../types.ts';
 import type { Handler } from './context.ts';

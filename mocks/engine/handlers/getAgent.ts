@@ -1,8 +1,8 @@
 /** GET /v0/agents/{id} (spec 4.6): daily metrics, aggregate, workload and queues of one agent; 404 when unknown. */
-import { resolveWindow } from '../data/dates.ts';
-import { agentDetail } from '../data/reports.ts';
-import { badRequest, notFound, ok } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { agentDetail } from '../records/reports.ts';
+import { badRequest, notFound, ok } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

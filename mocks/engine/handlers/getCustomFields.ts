@@ -1,7 +1,7 @@
 /** GET /v0/actions/{actionId}/custom-fields (spec 4.3): every registered field with value and provenance. */
-import { readFields } from '../data/custom-fields.ts';
-import { notFound, ok } from '../data/results.ts';
-import { findRow, orgData } from '../data/state.ts';
+import { readFields } from '../records/custom-fields.ts';
+import { notFound, ok } from '../records/results.ts';
+import { findRow, orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

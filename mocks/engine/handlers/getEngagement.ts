@@ -1,9 +1,9 @@
 /** GET /v0/analytics/engagement (spec 4.12): messages per user, weekly growth and a funnel, optionally per platform. */
-import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
-import { resolveWindow } from '../data/dates.ts';
-import { engagement } from '../data/reports.ts';
-import { badRequest, ok, stringParam } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { rangeKey, rememberedAnswer } from '../records/answer-cache.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { engagement } from '../records/reports.ts';
+import { badRequest, ok, stringParam } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

@@ -1,9 +1,9 @@
 /** GET /v0/analytics/sentiment (spec 4.10): per UTC day of the window, actions by sentiment label. */
-import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
-import { resolveWindow } from '../data/dates.ts';
-import { sentimentByDay } from '../data/reports.ts';
-import { badRequest, ok } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { rangeKey, rememberedAnswer } from '../records/answer-cache.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { sentimentByDay } from '../records/reports.ts';
+import { badRequest, ok } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

@@ -1,8 +1,8 @@
 /** GET /v0/analytics/sentiment/by-tag (spec 4.11): per tag of the window, actions by sentiment label. */
-import { resolveWindow } from '../data/dates.ts';
-import { sentimentByTag } from '../data/reports.ts';
-import { badRequest, ok } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { sentimentByTag } from '../records/reports.ts';
+import { badRequest, ok } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

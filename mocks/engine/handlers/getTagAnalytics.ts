@@ -1,10 +1,10 @@
 /** GET /v0/analytics/tags (spec 4.8): tag counts of the window, searchable and paginated (limit default 50). */
 
-import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
-import { resolveWindow } from '../data/dates.ts';
-import { tagAnalytics } from '../data/reports.ts';
-import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { rangeKey, rememberedAnswer } from '../records/answer-cache.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { tagAnalytics } from '../records/reports.ts';
+import { badRequest, boolParam, intParam, ok, stringParam } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

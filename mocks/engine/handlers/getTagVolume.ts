@@ -2,11 +2,11 @@
  * GET /v0/analytics/tags/volume (spec 4.9): per day and tag, the number of window actions carrying
  * the tag. Tags are the `tagIds` given (comma-separated) or the top `topTagsLimit` (default 10).
  */
-import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
-import { resolveWindow } from '../data/dates.ts';
-import { tagVolume } from '../data/reports.ts';
-import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { rangeKey, rememberedAnswer } from '../records/answer-cache.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { tagVolume } from '../records/reports.ts';
+import { badRequest, boolParam, intParam, ok, stringParam } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

@@ -3,9 +3,10 @@
  * the pipeline's. Every record is stored by identity at once; processing into actions follows on the
  * engine clock (immediately with `latency: 'instant'`). The write is the `ingestion.batch` command.
  */
-import type { DataState } from '../data/state.ts';
+
 import { readBatch } from '../ingestion/intake.ts';
 import type { IngestionState } from '../ingestion/state.ts';
+import type { DataState } from '../records/state.ts';
 import type { Handler } from './context.ts';
 
 export const ingestRecords: Handler<{

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { call, TEST_NOW, testState } from '../../../test/support/engine-handlers.ts';
-import { actionIdOfRow } from '../data/state.ts';
+import { actionIdOfRow } from '../records/state.ts';
 import { getAction } from './getAction.ts';
 import { getCustomFields } from './getCustomFields.ts';
 import { listActions } from './listActions.ts';

@@ -2,14 +2,14 @@
  * GET /v0/action/list (spec 4.1): a createdAt (or updatedAt) window, newest first, responded actions
  * only unless `fullFilter` is given. Legacy `filter`/`filterJson` contribute only the responded flag.
  */
-import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
-import { resolveWindow } from '../data/dates.ts';
-import { compileFilter, parseFilter } from '../data/filter-dsl.ts';
-import { indexFor, listPage, type Selection, type SortField } from '../data/query.ts';
-import { badRequest, boolParam, intParam, ok, stringParam } from '../data/results.ts';
-import { summaryBytes } from '../data/serialised.ts';
-import { orgData } from '../data/state.ts';
-import { actionSummary } from '../data/view.ts';
+import { rangeKey, rememberedAnswer } from '../records/answer-cache.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { compileFilter, parseFilter } from '../records/filter-dsl.ts';
+import { indexFor, listPage, type Selection, type SortField } from '../records/query.ts';
+import { badRequest, boolParam, intParam, ok, stringParam } from '../records/results.ts';
+import { summaryBytes } from '../records/serialised.ts';
+import { orgData } from '../records/state.ts';
+import { actionSummary } from '../records/view.ts';
 import type { EngineState } from '../state.ts';
 import { SerialisedJson } from '../types.ts';
 import type { Handler } from './context.ts';

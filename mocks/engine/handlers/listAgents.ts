@@ -1,9 +1,9 @@
 /** GET /v0/agents (spec 4.5): every agent of the organization with metrics and workload over the window. */
-import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
-import { resolveWindow } from '../data/dates.ts';
-import { agentReport } from '../data/reports.ts';
-import { badRequest, ok } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { rangeKey, rememberedAnswer } from '../records/answer-cache.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { agentReport } from '../records/reports.ts';
+import { badRequest, ok } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

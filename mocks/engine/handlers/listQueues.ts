@@ -1,9 +1,9 @@
 /** GET /v0/queues (spec 4.7): every queue (plus a `queueId: null` entry for actions without one) over the window. */
-import { rangeKey, rememberedAnswer } from '../data/answer-cache.ts';
-import { resolveWindow } from '../data/dates.ts';
-import { queueReport } from '../data/reports.ts';
-import { badRequest, ok } from '../data/results.ts';
-import { orgData } from '../data/state.ts';
+import { rangeKey, rememberedAnswer } from '../records/answer-cache.ts';
+import { resolveWindow } from '../records/dates.ts';
+import { queueReport } from '../records/reports.ts';
+import { badRequest, ok } from '../records/results.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

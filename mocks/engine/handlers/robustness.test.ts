@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OperationId } from '../../../src/contract/index.ts';
 import { call, contractIssues, testState } from '../../../test/support/engine-handlers.ts';
-import { actionIdOfRow } from '../data/state.ts';
+import { actionIdOfRow } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 import { getAction } from './getAction.ts';

@@ -2,12 +2,12 @@
  * GET /v0/conversations/search (spec 4.13): the filter DSL over the organization's whole history,
  * newest first (ties: actionId ascending) so pages are disjoint; the count stops at the cap.
  */
-import { rememberedAnswer } from '../data/answer-cache.ts';
-import { compileFilter, parseFilter } from '../data/filter-dsl.ts';
-import { searchPage } from '../data/query.ts';
-import { badRequest, intParam, ok, stringParam } from '../data/results.ts';
-import { searchItemBytes } from '../data/serialised.ts';
-import { orgData } from '../data/state.ts';
+import { rememberedAnswer } from '../records/answer-cache.ts';
+import { compileFilter, parseFilter } from '../records/filter-dsl.ts';
+import { searchPage } from '../records/query.ts';
+import { badRequest, intParam, ok, stringParam } from '../records/results.ts';
+import { searchItemBytes } from '../records/serialised.ts';
+import { orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 import { SerialisedJson } from '../types.ts';
 import type { Handler } from './context.ts';

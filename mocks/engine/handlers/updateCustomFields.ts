@@ -3,7 +3,7 @@
  * unknown names or wrong types give 422 with `fieldErrors` and store nothing. The write is the
  * `customFields.update` command; the answer comes from its outcome.
  */
-import { customFieldErrors, notFound, ok } from '../data/results.ts';
+import { customFieldErrors, notFound, ok } from '../records/results.ts';
 import type { EngineState } from '../state.ts';
 import type { Handler } from './context.ts';
 

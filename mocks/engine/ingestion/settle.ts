@@ -2,8 +2,8 @@
  * Applies the processing that is due: INSIGHTS threads become (or update) actions of the data
  * slice; STATS_ONLY records only count in the ingestion statistics (`ingestionStats`).
  */
-import { upsertIngestedAction } from '../data/ingest.ts';
-import type { DataState } from '../data/state.ts';
+import { upsertIngestedAction } from '../records/ingest.ts';
+import type { DataState } from '../records/state.ts';
 import { takeDueThreads } from './process.ts';
 import type { IngestionState, ProcessingLevel } from './state.ts';
 import { threadToAction } from './to-action.ts';

@@ -4,8 +4,8 @@
  * parentMessageId, authorId → userId and message authorId, threadExternalId → the conversation's root.
  */
 import { PLATFORMS, type Platform } from '../../../fixtures/generate/types.ts';
-import type { IngestedActionInput, IngestedMessage } from '../data/ingest-types.ts';
 import { fnv1a64 } from '../moderation/canonical.ts';
+import type { IngestedActionInput, IngestedMessage } from '../records/ingest-types.ts';
 import type { IngestedThread, ThreadMessage } from './process.ts';
 
 /** Longest title taken from a record body when the root record has no title. */

@@ -5,7 +5,7 @@
  * It is not part of the service; no MCP tool reaches it.
  */
 import type { MockClock } from '../clock.ts';
-import type { DataState } from '../data/index.ts';
+import type { DataState } from '../records/index.ts';
 import { advanceReply, decide, forceOutcome, settleReplies } from './machine.ts';
 import type { DeliveryOutcome, ReplyRequest } from './model.ts';
 import type { RepliesState } from './state.ts';

@@ -4,12 +4,13 @@
  * calls, the confirmation page, the admin routes and every REST request settle first (like the
  * moderation scheduler), so advancing the engine clock is all it takes.
  *
- * Delivery adds the reply as an AGENT message of the action (`mocks/engine/data/replies.ts`), at the
+ * Delivery adds the reply as an AGENT message of the action (`mocks/engine/records/deliver-reply.ts`), at the
  * engine time the delivery step ended. A `failed` or `unknown` outcome adds nothing, and nothing ever
  * moves a request out of them: an uncertain delivery is never retried (spec 4.18 rule 2).
  */
-import { type DataState, findRow, orgData } from '../data/index.ts';
-import { deliverReply } from '../data/replies.ts';
+
+import { deliverReply } from '../records/deliver-reply.ts';
+import { type DataState, findRow, orgData } from '../records/index.ts';
 import {
   type Actor,
   DELIVERY_MS,

@@ -11,10 +11,10 @@
  */
 import { deserialize, serialize } from 'node:v8';
 import { ActionTable } from '../../../fixtures/generate/table.ts';
-import { MetricsAccumulator, TagAccumulator } from '../data/analytics.ts';
-import { LazyMap } from '../data/lazy-map.ts';
-import { SortedIndex } from '../data/sorted-index.ts';
 import { DataBaseline } from '../data-file/data-baseline.ts';
+import { MetricsAccumulator, TagAccumulator } from '../records/analytics.ts';
+import { LazyMap } from '../records/lazy-map.ts';
+import { SortedIndex } from '../records/sorted-index.ts';
 import type { EngineState } from '../state.ts';
 import { SerialisedJson } from '../types.ts';
 import type { EngineImage } from './types.ts';

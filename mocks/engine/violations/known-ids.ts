@@ -1,5 +1,5 @@
 /** Which operations carry a record id in their path, and whether the engine knows an id of that record. */
-import { findRow, orgData } from '../data/state.ts';
+import { findRow, orgData } from '../records/state.ts';
 import type { EngineState } from '../state.ts';
 
 export type IdRecord = 'action' | 'agent' | 'moderation case';

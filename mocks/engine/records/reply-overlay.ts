@@ -1,5 +1,5 @@
 /**
- * Where delivered replies are kept (see `replies.ts`): per organization data and row, the reply
+ * Where delivered replies are kept (see `deliver-reply.ts`): per organization data and row, the reply
  * messages and, for a seeded row, its own messages frozen before the first reply changed the columns
  * they are derived from. The view reads it, and it imports nothing of the view: the entries' type is
  * conversation-entry.ts's.

@@ -3,7 +3,7 @@
  * through which ingestion adds actions.
  *
  * @example
- * import { createDataState, upsertIngestedAction, getActionRecord } from './data/index.ts';
+ * import { createDataState, upsertIngestedAction, getActionRecord } from './records/index.ts';
  * const data = createDataState({ seed: 42, actions: 2000, clock });
  * upsertIngestedAction(data, 'org_acme', record);
  * getActionRecord(data, 'org_acme', record.actionId); // the detail record, or undefined
