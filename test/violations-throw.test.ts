@@ -1,6 +1,6 @@
 /**
  * `onViolation: 'throw'` makes a consumer's vitest run fail on a violation, naming the rule and the
- * request: a real vitest run of test/fixtures/violation-throw/page.spec.ts (a client sending `page=2`
+ * request: a real vitest run of test/package/violation-throw/page.spec.ts (a client sending `page=2`
  * to the action list, LIST-NO-PAGE-INPUT) must exit non-zero with both in its report.
  */
 import { spawnSync } from 'node:child_process';

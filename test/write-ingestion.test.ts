@@ -40,7 +40,7 @@ const batch = (records: unknown[], extra: Record<string, unknown> = {}) => ({
 const ingest = (h: WriteHarness, body: unknown, key = h.keys.import) =>
   h.request('POST', '/v0/ingest/records', key, body);
 
-/** The action an INSIGHTS thread became, through the data slice's own views (null: not an action). */
+/** The action an INSIGHTS thread became, through the records slice's own views (null: not an action). */
 function actionOf(
   h: WriteHarness,
   threadExternalId: string,

@@ -1,5 +1,5 @@
 /**
- * A data file's action as the data slice's full record (the path ingested actions take), so the
+ * A data file's action as the records slice's full record (the path ingested actions take), so the
  * list, detail, search, analytics, agent and queue figures derive from it as from any other row.
  */
 import { FLAG_INGESTED } from '../../../fixtures/generate/table.ts';
@@ -32,7 +32,7 @@ function message(m: DataFileMessage, anchor: number, threaded: boolean): Ingeste
 const optionalTime = (value: string | null | undefined, anchor: number): number | null | undefined =>
   value === undefined ? undefined : value === null ? null : timestampOrThrow(value, anchor);
 
-/** The data slice's input for a (checked) data-file action; defaults fill what the file leaves out. */
+/** The records slice's input for a (checked) data-file action; defaults fill what the file leaves out. */
 export function toActionInput(action: DataFileAction, anchor: number): IngestedActionInput {
   const conversation = action.conversation?.map((m) => message(m, anchor, true));
   const messages =

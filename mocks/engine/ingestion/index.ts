@@ -1,6 +1,6 @@
 /**
  * The ingestion slice: intake by record identity, processing on the engine clock, and the mapping of
- * ingested threads to actions of the data slice. See docs/write-side.md.
+ * ingested threads to actions of the records slice. See docs/write-side.md.
  */
 export { type IngestionBatchInput, type IngestReceipt, ingestBatch, readBatch } from './intake.ts';
 export {

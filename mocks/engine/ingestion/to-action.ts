@@ -1,5 +1,5 @@
 /**
- * From an ingested thread to the action the data slice stores (docs/write-side.md has the table).
+ * From an ingested thread to the action the records slice stores (docs/write-side.md has the table).
  * Identifiers pass through as strings, untouched: record externalId → message id, parentExternalId →
  * parentMessageId, authorId → userId and message authorId, threadExternalId → the conversation's root.
  */
@@ -24,7 +24,7 @@ export function ingestedActionId(
   return `ing_${fnv1a64(JSON.stringify([thread.platform, thread.serverId, thread.threadExternalId]))}`;
 }
 
-/** The data slice's input for an INSIGHTS thread. */
+/** The records slice's input for an INSIGHTS thread. */
 export function threadToAction(thread: IngestedThread): IngestedActionInput {
   const root = thread.root;
   const messages = thread.messages.map((message) => toMessage(message, thread.firstReceivedAt));

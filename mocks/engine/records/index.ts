@@ -1,6 +1,6 @@
 /**
- * The data slice of the engine: seeded actions, window indexes, the filter language and the seam
- * through which ingestion adds actions.
+ * The records slice of the engine (`state.data`): seeded actions, window indexes, the filter language
+ * and the seam through which ingestion adds actions.
  *
  * @example
  * import { createDataState, upsertIngestedAction, getActionRecord } from './records/index.ts';

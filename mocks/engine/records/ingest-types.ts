@@ -1,5 +1,5 @@
 /**
- * What the ingestion slice hands to the data slice: a whole action with explicit messages (and,
+ * What the ingestion slice hands to the records slice: a whole action with explicit messages (and,
  * for threaded sources, the conversation). Identifiers are kept byte for byte.
  */
 import type { ActionStatus, CustomerRecord, Platform } from '../../../fixtures/generate/types.ts';

@@ -1,5 +1,5 @@
 /**
- * The data slice of the engine state: per organization the columnar action store, two window
+ * The records slice of the engine state: per organization the columnar action store, two window
  * indexes (createdAt, updatedAt), the catalog (agents, queues, tags, custom-field registry) and the
  * custom-field values written through the API, with their provenance.
  */
@@ -83,7 +83,7 @@ export interface DataStateOptions {
 }
 
 /**
- * Builds the data slice from a seed (or a data set generated already), anchored at `clock.now()`.
+ * Builds the records slice from a seed (or a data set generated already), anchored at `clock.now()`.
  *
  * @example
  * const data = createDataState({ seed: 42, actions: 2000, clock: { now: () => Date.now() } });
