@@ -5,8 +5,18 @@ import { contract } from '../../src/contract/index.ts';
 import { buildOperationTable, type Operation } from '../../src/contract/operations.ts';
 import { getRule, rules } from '../../src/contract/rules.ts';
 import { ingestKeyNoReporting, readKeyOnWriteRoutes, scopeCases, writeKeyNoIngest } from './auth.ts';
-import { operationsWithScope, scopeRuleOf, scopeRulesOf, statusesRuleOf } from './catalog-lookup.ts';
+import {
+  operationsWithScope,
+  queryParamsRuleOf,
+  readsById,
+  readsWithQuery,
+  scopeRuleOf,
+  scopeRulesOf,
+  statusesRuleOf,
+  unknownIdRuleOf,
+} from './catalog-lookup.ts';
 import { QUERY_PARAMS_RULE, STATUSES_RULE, schemaRuleFor, schemaRulesOf } from './rule-map.ts';
+import { UNKNOWN_RULE, unknownIds } from './status.ts';
 
 const apiOps = [...contract.operations.values()].filter((op) => op.requiredScope !== null);
 const names = (ops: readonly Operation[]): string[] => ops.map((op) => op.operationId);
@@ -85,6 +95,36 @@ describe('the laws read scopes and rules from the contract and the catalog', () 
       expect(contract.operations.has(op), op).toBe(true);
       expect(getRule(id).operations, `${id} in the catalog`).toContain(op);
     }
+  });
+
+  it('every read by id of the contract has the catalog rule for an unknown id, and the unknown-ids law reads each', () => {
+    const byId = names(apiOps.filter((op) => op.method === 'GET' && op.pathParamNames.length > 0));
+    expect(readsById()).toEqual(byId);
+    for (const op of byId) {
+      const rule = unknownIdRuleOf(op);
+      expect(rule, `${op}: give it a *-UNKNOWN-*-404 rule in contract/rules.json`).toBeDefined();
+      expect(getRule(rule ?? '?').operations).toContain(op);
+    }
+    expect(Object.keys(UNKNOWN_RULE)).toEqual(byId);
+    expect(unknownIds.ruleIds).toEqual(expect.arrayContaining(Object.values(UNKNOWN_RULE)));
+    const grown = withOperation('getLabel', 'read');
+    const model = grown.operations.get('getLabel');
+    if (model === undefined) throw new Error('withOperation lost its operation');
+    grown.operations.set('getLabel', { ...model, method: 'GET' });
+    expect(readsById(grown)).toContain('getLabel');
+  });
+
+  it('every read with query parameters has the catalog rule a valid query breaks when refused', () => {
+    const withQuery = names(
+      apiOps.filter((op) => op.requiredScope === 'read' && op.parameters.some((p) => p.in === 'query')),
+    );
+    expect(readsWithQuery()).toEqual(withQuery);
+    for (const op of withQuery)
+      expect(
+        queryParamsRuleOf(op),
+        `${op}: give it a *-QUERY-PARAMS rule in contract/rules.json`,
+      ).toBeDefined();
+    expect(Object.keys(QUERY_PARAMS_RULE)).toEqual(withQuery);
   });
 
   it('error bodies: the moderation and custom-field operations are those the contract tags so', () => {

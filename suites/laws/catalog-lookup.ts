@@ -37,6 +37,41 @@ export function statusesRuleOf(operationId: string): string | undefined {
   return onlyRule(operationId, 'declared-statuses', (id) => id.endsWith('-STATUSES-DECLARED'));
 }
 
+/**
+ * The read operations that name a record by a path id (`GET /v0/action/{id}`...), in contract order:
+ * there an id the organization does not have is answered 404.
+ */
+export function readsById(from: Pick<Contract, 'operations'> = contract): string[] {
+  return [...from.operations.values()]
+    .filter((op) => op.method === 'GET' && op.requiredScope === 'read' && op.pathParamNames.length > 0)
+    .map((op) => op.operationId);
+}
+
+/** The `*-UNKNOWN-*-404` rule of an operation: what an id it does not know is answered. */
+export function unknownIdRuleOf(operationId: string): string | undefined {
+  return onlyRule(operationId, 'unknown-id', (id) => /-UNKNOWN(-[A-Z0-9]+)*-404$/.test(id));
+}
+
+/** The read operations that take query parameters, in contract order. */
+export function readsWithQuery(from: Pick<Contract, 'operations'> = contract): string[] {
+  return [...from.operations.values()]
+    .filter((op) => op.requiredScope === 'read' && op.parameters.some((p) => p.in === 'query'))
+    .map((op) => op.operationId);
+}
+
+/**
+ * The rule a valid query of an operation breaks when it is not answered 200, most precise first: the
+ * operation's own `*-QUERY-PARAMS` rule, else its `*-FROM-ISO-8601` rule (a valid query's window is
+ * what it refused), else its `*-ENVELOPE` rule (the 200 answer it owes a valid request).
+ */
+export function queryParamsRuleOf(operationId: string): string | undefined {
+  return (
+    onlyRule(operationId, 'query-parameters', (id) => id.endsWith('-QUERY-PARAMS')) ??
+    onlyRule(operationId, 'window-format', (id) => id.endsWith('-FROM-ISO-8601')) ??
+    onlyRule(operationId, 'envelope', (id) => id.endsWith('-ENVELOPE'))
+  );
+}
+
 /** The scope rules of the operations that require `scope`, each once, in contract order. */
 export function scopeRulesOf(scope: RequiredScope, from: Pick<Contract, 'operations'> = contract): string[] {
   return [...new Set(operationsWithScope(scope, from).flatMap((op) => scopeRuleOf(op) ?? []))];

@@ -7,7 +7,7 @@ import type { Contract } from '../../src/contract/contract.ts';
 import { contract } from '../../src/contract/index.ts';
 import type { Operation } from '../../src/contract/operations.ts';
 import { declaredResponseKey } from '../../src/contract/validators.ts';
-import { statusesRuleOf } from './catalog-lookup.ts';
+import { queryParamsRuleOf, readsWithQuery, statusesRuleOf } from './catalog-lookup.ts';
 import { contractRuleAt, contractRulesOf } from './schema-rule.ts';
 
 /** The response of `status`, or the operation's success response when it declares none for it. */
@@ -51,19 +51,13 @@ export const STATUSES_RULE: Readonly<Record<string, string>> = Object.fromEntrie
   }),
 );
 
-/** The rule "valid query parameters are accepted" of each read operation. */
-export const QUERY_PARAMS_RULE: Readonly<Record<string, string>> = {
-  listActions: 'LIST-FROM-ISO-8601',
-  listAgents: 'AGENT-LIST-ENVELOPE',
-  getAgent: 'AGENT-DETAIL-QUERY-PARAMS',
-  listQueues: 'QUEUE-QUERY-PARAMS',
-  getTagAnalytics: 'TAGS-QUERY-PARAMS',
-  getTagVolume: 'VOLUME-QUERY-PARAMS',
-  getSentimentByDay: 'SENT-DAY-QUERY-PARAMS',
-  getSentimentByTag: 'SENT-TAG-QUERY-PARAMS',
-  getEngagement: 'ENG-QUERY-PARAMS',
-  searchConversations: 'SEARCH-ENVELOPE',
-};
+/** The rule "valid query parameters are accepted" of each read operation that takes any, from the catalog. */
+export const QUERY_PARAMS_RULE: Readonly<Record<string, string>> = Object.fromEntries(
+  readsWithQuery().flatMap((op) => {
+    const rule = queryParamsRuleOf(op);
+    return rule === undefined ? [] : [[op, rule]];
+  }),
+);
 
 /** Every rule a schema check of `operationId`'s 2xx body can name. */
 export function schemaRulesOf(

@@ -3,16 +3,18 @@ import { bigIdString, leadingZeroId, moderationSubmission, unicodeId } from '../
 import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law } from '../../src/conformance/kit/law.ts';
 import { provenUnknown } from './assume.ts';
+import { readsById, unknownIdRuleOf } from './catalog-lookup.ts';
 import { isolationLaws } from './isolation.ts';
 import { jsonMediaType } from './media-type.ts';
 import { arr, call, expectConforming, obj } from './support.ts';
 
-const UNKNOWN_RULE: Readonly<Record<string, string>> = {
-  getAction: 'DETAIL-UNKNOWN-ID-404',
-  getCustomFields: 'CF-GET-UNKNOWN-ACTION-404',
-  getAgent: 'AGENT-DETAIL-UNKNOWN-404',
-  getModerationCase: 'MOD-GET-UNKNOWN-404',
-};
+/** Each read by id of the contract and the catalog's rule for an id it does not know. */
+export const UNKNOWN_RULE: Readonly<Record<string, string>> = Object.fromEntries(
+  readsById().flatMap((op) => {
+    const rule = unknownIdRuleOf(op);
+    return rule === undefined ? [] : [[op, rule]];
+  }),
+);
 
 export const unknownIds: Law = {
   id: 'status.unknown-ids',

@@ -4,7 +4,8 @@
  * faults (the suite must pass them).
  */
 import type { Keys } from '../../src/client/types.ts';
-import { operationsWithScope } from '../../src/contract/index.ts';
+import { getOperation, operationsWithScope } from '../../src/contract/index.ts';
+import { readsById } from '../laws/catalog-lookup.ts';
 import {
   compose,
   type Hook,
@@ -446,7 +447,7 @@ export const MUTANTS: readonly Mutant[] = [
     description: 'path identifiers are trimmed of whitespace before the lookup',
     expect: ['ID-VARIANT-NOT-RESOLVED'],
     hook: () =>
-      rewriteRequest(['getAction', 'getCustomFields', 'getAgent', 'getModerationCase'], (r) => {
+      rewriteRequest(readsById(), (r) => {
         const url = new URL(r.url);
         url.pathname = url.pathname
           .split('/')
@@ -557,32 +558,24 @@ export const MUTANTS: readonly Mutant[] = [
     hook: () =>
       rewriteJson(['getAction'], (b, s) => (s === 200 && isObj(b) ? { ...b, queue: b['initialQueue'] } : b)),
   },
-  // Organization isolation, one read route at a time: the other organization's key is answered
-  // with this organization's data on that route only.
-  ...(
-    [
-      ['listActions', 'ORG-DATA-SCOPED'],
-      ['searchConversations', 'ORG-DATA-SCOPED'],
-      ['getAction', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
-      ['getCustomFields', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
-      ['listAgents', 'ORG-DATA-SCOPED'],
-      ['getAgent', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
-      ['listQueues', 'ORG-DATA-SCOPED'],
-      ['getTagAnalytics', 'ORG-DATA-SCOPED'],
-      ['getTagVolume', 'ORG-DATA-SCOPED'],
-      ['getSentimentByDay', 'ORG-DATA-SCOPED'],
-      ['getSentimentByTag', 'ORG-DATA-SCOPED'],
-      ['getEngagement', 'ORG-DATA-SCOPED'],
-      ['getModerationCase', 'ORG-WRITES-SCOPED'],
-    ] as const
-  ).map(
-    ([op, rule]): Mutant => ({
+  // Organization isolation, one read route at a time (every read of the contract): the other
+  // organization's key is answered with this organization's data on that route only. The rule first
+  // named is the one a client sees broken there: a case by id belongs to the organization that wrote
+  // it, another record by id is not resolved, a list holds this organization's data.
+  ...READ_OPS.map((op): Mutant => {
+    const operation = getOperation(op);
+    const rule = operation.tags.includes('Moderation')
+      ? 'ORG-WRITES-SCOPED'
+      : operation.pathParamNames.length > 0
+        ? 'ORG-OTHER-ORG-ID-NOT-RESOLVED'
+        : 'ORG-DATA-SCOPED';
+    return {
       id: `other-org-reads-${op}`,
       description: `${op} answers another organization's key with this organization's data`,
       expect: [rule, 'ORG-DATA-SCOPED', 'ORG-OTHER-ORG-ID-NOT-RESOLVED'],
       hook: (keys) => swapKey(keys.otherOrgRead, keys.read, [op]),
-    }),
-  ),
+    };
+  }),
   {
     id: 'agents-date-only-to-end-of-day',
     description: 'the agent list reads a date-only to as the end of that day',
