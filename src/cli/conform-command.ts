@@ -7,7 +7,6 @@
  * process.exitCode = await runConformCommand(['--base-url', 'http://127.0.0.1:4010']);
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { allLaws } from '../../suites/laws/index.ts';
 import { KEY_ENV, KEY_ROLES, type Keys } from '../client/types.ts';
 import { baselineFrom, parseBaseline } from '../conformance/kit/baseline.ts';
@@ -22,6 +21,7 @@ import { renderJsonReport } from '../reporters/json.ts';
 import { renderJunitReport } from '../reporters/junit.ts';
 import { renderMarkdownReport } from '../reporters/markdown.ts';
 import { redactString } from '../reporters/redact.ts';
+import { integerFlag, parseFlags } from './flags.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
 export const CONFORM_USAGE = `Usage: cca-kit conform --base-url URL [options]
@@ -97,12 +97,9 @@ const EXIT_OF: Readonly<Record<Verdict, number>> = {
   unreachable: EXIT.usage,
 };
 
-function int(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value))
-    throw new UsageError(`--${name} needs an integer, got ${JSON.stringify(value)}`);
-  return Number.parseInt(value, 10);
-}
+/** Any integer: the runner checks its options' ranges and names the one it refuses. */
+const int = (name: string, value: string | undefined): number | undefined =>
+  integerFlag(name, value, { min: Number.MIN_SAFE_INTEGER });
 
 function list(values: readonly string[] | undefined): string[] {
   return (values ?? [])
@@ -133,12 +130,9 @@ export async function runConformCommand(
   io: CliIo = defaultIo,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<number> {
-  const { values } = parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    allowNegative: true,
-    options: {
+  const values = parseFlags(
+    argv,
+    {
       'base-url': { type: 'string' },
       'mcp-url': { type: 'string' },
       'mcp-revision': { type: 'string' },
@@ -164,7 +158,8 @@ export async function runConformCommand(
       quiet: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
-  });
+    { allowNegative: true },
+  );
   if (values.help === true) {
     io.stdout(`${CONFORM_USAGE}\n`);
     return 0;

@@ -1,7 +1,7 @@
 /** `cca-kit dashboard`: the dashboard's files for a page whose mock runs in the browser (docs/dashboard.md). */
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { writeDashboardFiles } from '../../mocks/http/dashboard/files.ts';
+import { parseFlags } from './flags.ts';
 import type { CliIo, Command } from './io.ts';
 import { UsageError } from './io.ts';
 
@@ -21,12 +21,7 @@ export const dashboardCommand: Command = {
   summary: "write the dashboard's files for a page whose mock runs in the browser (MSW)",
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
+    const values = parseFlags(argv, { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
     if (values.help) {
       io.stdout(`${USAGE}\n`);
       return 0;

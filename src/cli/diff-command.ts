@@ -6,7 +6,6 @@
  * // CCA_READ_KEY=... npx cca-kit diff --base-url https://cca.example.com --baseline diff-baseline.json
  */
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { startMockServer } from '../../mocks/http/server.ts';
 import { newRunId } from '../conformance/kit/options.ts';
 import { preflight, preflightKeys, stillAnswers } from '../conformance/preflight.ts';
@@ -21,6 +20,7 @@ import {
 } from '../diff/report.ts';
 import { runDiff } from '../diff/run.ts';
 import { redactString } from '../reporters/redact.ts';
+import { integerFlag, parseFlags } from './flags.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
 const USAGE = `Usage: cca-kit diff --base-url <live url> [options]
@@ -58,7 +58,8 @@ difference; 2 usage error (a non-http(s) URL included), live is not this API or 
 (one line says what was tried), CCA_READ_KEY was refused (401), live stopped answering mid-run, or
 one side refused every request (401/403), so nothing was compared.`;
 
-const INTEGER = /^(?:0|[1-9]\d{0,8})$/;
+/** The largest value of diff's integer flags (nine digits). */
+const MAX_INTEGER = 999_999_999;
 
 /** An active key of a profile of a cca-kit mock, read from its admin API (open unless it has a token). */
 async function mockKey(
@@ -82,25 +83,20 @@ export const diffCommand: Command = {
   summary: 'differential run: the same seeded requests to the mock and to live, structure compared',
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        mock: { type: 'string' },
-        seed: { type: 'string' },
-        ignore: { type: 'string', multiple: true },
-        baseline: { type: 'string' },
-        'write-baseline': { type: 'string' },
-        json: { type: 'string' },
-        junit: { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        'allow-writes': { type: 'boolean' },
-        'max-rps': { type: 'string' },
-        'max-requests': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    const values = parseFlags(argv, {
+      'base-url': { type: 'string' },
+      mock: { type: 'string' },
+      seed: { type: 'string' },
+      ignore: { type: 'string', multiple: true },
+      baseline: { type: 'string' },
+      'write-baseline': { type: 'string' },
+      json: { type: 'string' },
+      junit: { type: 'string' },
+      'timeout-ms': { type: 'string' },
+      'allow-writes': { type: 'boolean' },
+      'max-rps': { type: 'string' },
+      'max-requests': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       io.stdout(`${USAGE}\n`);
@@ -117,26 +113,14 @@ export const diffCommand: Command = {
       if (url !== undefined && !/^https?:$/.test(new URL(url).protocol))
         throw new UsageError(`${name} must be an http(s) URL, got ${JSON.stringify(url)}`);
     }
-    const seedText = values.seed ?? '1';
-    if (!INTEGER.test(seedText))
-      throw new UsageError(`--seed must be a non-negative integer (got ${JSON.stringify(seedText)})`);
-    const timeoutText = values['timeout-ms'] ?? '15000';
-    if (!INTEGER.test(timeoutText) || timeoutText === '0')
-      throw new UsageError(`--timeout-ms must be a positive integer (got ${JSON.stringify(timeoutText)})`);
-    const seed = Number.parseInt(seedText, 10);
-    const limits: { maxRps?: number; maxRequests?: number } = {};
-    for (const [flag, name] of [
-      ['max-rps', 'maxRps'],
-      ['max-requests', 'maxRequests'],
-    ] as const) {
-      const text = values[flag];
-      if (text === undefined) continue;
-      if (!INTEGER.test(text) || (name === 'maxRequests' && text === '0'))
-        throw new UsageError(
-          `--${flag} must be a ${name === 'maxRps' ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(text)})`,
-        );
-      limits[name] = Number.parseInt(text, 10);
-    }
+    const seed = integerFlag('seed', values.seed, { max: MAX_INTEGER }) ?? 1;
+    const timeoutMs = integerFlag('timeout-ms', values['timeout-ms'], { min: 1, max: MAX_INTEGER }) ?? 15_000;
+    const maxRps = integerFlag('max-rps', values['max-rps'], { max: MAX_INTEGER });
+    const maxRequests = integerFlag('max-requests', values['max-requests'], { min: 1, max: MAX_INTEGER });
+    const limits: { maxRps?: number; maxRequests?: number } = {
+      ...(maxRps === undefined ? {} : { maxRps }),
+      ...(maxRequests === undefined ? {} : { maxRequests }),
+    };
     const allowWrites = values['allow-writes'] === true;
     const liveKey = process.env['CCA_READ_KEY'];
     let baseline = new Set<string>();
@@ -145,7 +129,6 @@ export const diffCommand: Command = {
     } catch (cause) {
       throw new UsageError((cause as Error).message);
     }
-    const timeoutMs = Number.parseInt(timeoutText, 10);
     // The exit classes of conform: a live that is not there, or refuses the key, is one line and exit 2.
     const reachable = await preflight(liveUrl, contract, timeoutMs);
     if (!reachable.ok) {

@@ -8,7 +8,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   type DocumentSource,
   type DriftCheckId,
@@ -23,6 +22,7 @@ import {
   runDrift,
   runOasdiff,
 } from '../drift/index.ts';
+import { integerFlag, parseFlags } from './flags.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
 const USAGE = `Usage: cca-kit drift (--base-url <url> | --live <file.json>) [options]
@@ -50,8 +50,6 @@ Exit codes:
   1  a breaking change (or any change with --fail-on additive)
   2  usage error, or a document that cannot be used: unreachable, not JSON, not OpenAPI, an
      unsupported version; the message names which`;
-
-const INTEGER = /^[1-9]\d{0,6}$/;
 
 function failOnOf(value: string | undefined): FailOn {
   if (value === undefined || value === 'breaking') return 'breaking';
@@ -94,24 +92,19 @@ export const driftCommand: Command = {
   summary: 'compare the live OpenAPI document with the contract: breaking or additive changes',
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'base-url': { type: 'string' },
-        live: { type: 'string' },
-        contract: { type: 'string' },
-        'fail-on': { type: 'string' },
-        level: { type: 'string', multiple: true },
-        json: { type: 'string' },
-        junit: { type: 'string' },
-        markdown: { type: 'string' },
-        'show-info': { type: 'boolean' },
-        oasdiff: { type: 'boolean' },
-        'timeout-ms': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    const values = parseFlags(argv, {
+      'base-url': { type: 'string' },
+      live: { type: 'string' },
+      contract: { type: 'string' },
+      'fail-on': { type: 'string' },
+      level: { type: 'string', multiple: true },
+      json: { type: 'string' },
+      junit: { type: 'string' },
+      markdown: { type: 'string' },
+      'show-info': { type: 'boolean' },
+      oasdiff: { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       io.stdout(`${USAGE}\n`);
@@ -121,9 +114,7 @@ export const driftCommand: Command = {
     if ((baseUrl === undefined) === (values.live === undefined))
       throw new UsageError('give exactly one of --base-url and --live');
     const live: DocumentSource = baseUrl === undefined ? { file: values.live as string } : { url: baseUrl };
-    const timeout = values['timeout-ms'];
-    if (timeout !== undefined && !INTEGER.test(timeout))
-      throw new UsageError(`--timeout-ms must be a positive integer (got ${JSON.stringify(timeout)})`);
+    const timeoutMs = integerFlag('timeout-ms', values['timeout-ms'], { min: 1, max: 9_999_999 }) ?? 15_000;
     const outcome = await runDrift({
       live,
       ...(values.contract === undefined ? {} : { base: { file: values.contract } }),
@@ -131,7 +122,7 @@ export const driftCommand: Command = {
       levels: levelsOf(values.level ?? []),
       limits: {
         maxBytes: 16 * 1024 * 1024,
-        timeoutMs: timeout === undefined ? 15_000 : Number.parseInt(timeout, 10),
+        timeoutMs,
       },
     });
     if (!outcome.ok) {

@@ -8,9 +8,8 @@ import {
   SandboxOptionError,
   type SandboxOptions,
 } from '../../mocks/agent/sandbox/limits.ts';
+import { integerFlag } from './flags.ts';
 import { UsageError } from './io.ts';
-
-const CANONICAL_INTEGER = /^(?:0|[1-9]\d*)$/;
 
 /** The execute sandbox's flags, shared by `cca-kit mock` and `cca-kit mcp`. */
 export const EXECUTE_FLAGS = {
@@ -42,11 +41,7 @@ export function sandboxOptionsFromFlags(values: {
   readonly 'execute-calls'?: string | undefined;
   readonly 'execute-pool'?: string | undefined;
 }): SandboxOptions {
-  const max = Number.MAX_SAFE_INTEGER;
-  const read = (name: Exclude<keyof typeof EXECUTE_FLAGS, 'text'>) => {
-    const value = values[name];
-    return value === undefined ? undefined : integerFlag(name, value, 0, max);
-  };
+  const read = (name: Exclude<keyof typeof EXECUTE_FLAGS, 'text'>) => integerFlag(name, values[name]);
   const time = read('execute-time-ms');
   const memory = read('execute-memory-mb');
   const calls = read('execute-calls');
@@ -65,11 +60,4 @@ export function sandboxOptionsFromFlags(values: {
     throw error;
   }
   return options;
-}
-
-export function integerFlag(name: string, value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!CANONICAL_INTEGER.test(value) || Number.parseInt(value, 10) > max)
-    throw new UsageError(`--${name} must be an integer between 0 and ${max} (got ${JSON.stringify(value)})`);
-  return Number.parseInt(value, 10);
 }

@@ -1,10 +1,10 @@
 /** `cca-kit import`: a recorded HAR file becomes a data file for `cca-kit mock --data` (docs/recording.md). */
 import { readFile, stat, writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { NOTHING_EXISTS } from '../../mocks/engine/data-file/references.ts';
 import { checkDataFile, formatProblems } from '../../mocks/engine/data-file/validate.ts';
 import { importHar } from '../import/from-har.ts';
 import { parseHar } from '../import/read-har.ts';
+import { parseFlags } from './flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 
 const USAGE = `Usage: cca-kit import --from <file.har> --out <data.json>
@@ -27,15 +27,10 @@ export const importCommand: Command = {
   summary: 'turn a recorded HAR file into a data file for cca-kit mock --data',
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        from: { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    const values = parseFlags(argv, {
+      from: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       io.stdout(`${USAGE}\n`);

@@ -4,7 +4,6 @@
  * from `CCA_API_KEY`, and writes nothing but MCP protocol on stdout: every human message goes to
  * stderr. `--list-keys` and `--list-tools` print to stdout and exit (no protocol then).
  */
-import { parseArgs } from 'node:util';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { LLMS_TXT_PATH } from '../../mocks/agent/docs-host/index.ts';
 import { createAgentServer } from '../../mocks/agent/server/agent-server.ts';
@@ -16,13 +15,8 @@ import { startMockServer } from '../../mocks/http/server.ts';
 import { agentContract } from '../contract/agent.ts';
 import { choiceFlag } from './choice-flag.ts';
 import { readDataFiles } from './data-flag.ts';
-import {
-  EXECUTE_FLAGS,
-  EXECUTE_USAGE,
-  integerFlag,
-  sandboxOptionsFromFlags,
-  textModeFromFlag,
-} from './execute-flags.ts';
+import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags, textModeFromFlag } from './execute-flags.ts';
+import { integerFlag, parseFlags } from './flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 
 export { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags } from './execute-flags.ts';
@@ -88,24 +82,19 @@ export const mcpCommand: Command = {
   summary: 'serve the agent interface (MCP tools) over stdio; the key comes from CCA_API_KEY',
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        stdio: { type: 'boolean' },
-        seed: { type: 'string' },
-        actions: { type: 'string' },
-        clock: { type: 'string' },
-        data: { type: 'string', multiple: true },
-        choice: { type: 'string', multiple: true },
-        'http-port': { type: 'string' },
-        'docs-url': { type: 'string' },
-        'list-keys': { type: 'boolean' },
-        'list-tools': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        ...EXECUTE_FLAGS,
-      },
+    const values = parseFlags(argv, {
+      stdio: { type: 'boolean' },
+      seed: { type: 'string' },
+      actions: { type: 'string' },
+      clock: { type: 'string' },
+      data: { type: 'string', multiple: true },
+      choice: { type: 'string', multiple: true },
+      'http-port': { type: 'string' },
+      'docs-url': { type: 'string' },
+      'list-keys': { type: 'boolean' },
+      'list-tools': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      ...EXECUTE_FLAGS,
     });
     if (values.help) {
       io.stdout(`${USAGE}\n`);
@@ -135,8 +124,8 @@ export const mcpCommand: Command = {
     const engine = createEngine({
       ...(generated
         ? {
-            seed: integerFlag('seed', values.seed, 42, Number.MAX_SAFE_INTEGER),
-            actions: integerFlag('actions', values.actions, 2000, 1_000_000),
+            seed: integerFlag('seed', values.seed) ?? 42,
+            actions: integerFlag('actions', values.actions, { max: 1_000_000 }) ?? 2000,
           }
         : {}),
       ...(data.length === 0 ? {} : { data }),
@@ -182,7 +171,7 @@ export const mcpCommand: Command = {
         ? undefined
         : await startMockServer({
             host: '127.0.0.1',
-            port: integerFlag('http-port', httpPort, 0, 65_535),
+            port: integerFlag('http-port', httpPort, { max: 65_535 }) ?? 0,
             engine,
             agent: { sandbox, text },
           });

@@ -1,6 +1,5 @@
 /** `cca-kit mock`: start the stateful mock server and print where it is and which keys it knows. */
 import { get } from 'node:http';
-import { parseArgs } from 'node:util';
 import { CHAOS_FLAGS, CHAOS_USAGE, sdkInterceptorsFromFlags } from '../../mocks/engine/chaos/flags.ts';
 import { CHOICE_NAMES, choiceValues, describeChoices } from '../../mocks/engine/choices/index.ts';
 import { createJournal, DEFAULT_JOURNAL_CAPACITY } from '../../mocks/engine/journal/index.ts';
@@ -11,6 +10,7 @@ import { openStartingPort } from '../../mocks/http/starting.ts';
 import { choiceFlag } from './choice-flag.ts';
 import { readDataFiles } from './data-flag.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags, textModeFromFlag } from './execute-flags.ts';
+import { integerFlag, parseFlags } from './flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
 import { openPersistentState, snapshotEveryOf } from './state-flags.ts';
 
@@ -59,25 +59,10 @@ function firstAnswer(url: string): Promise<void> {
   });
 }
 
-const CANONICAL_INTEGER = /^(?:0|[1-9]\d*)$/;
-
-function integerFlag(
-  name: string,
-  value: string | undefined,
-  fallback: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number {
-  if (value === undefined) return fallback;
-  if (!CANONICAL_INTEGER.test(value) || Number.parseInt(value, 10) > max) {
-    throw new UsageError(`--${name} must be an integer between 0 and ${max} (got ${JSON.stringify(value)})`);
-  }
-  return Number.parseInt(value, 10);
-}
-
 function latencyFlag(value: string | undefined): LatencyOption | undefined {
   if (value === undefined) return undefined;
   if (value === 'instant' || value === 'manual') return value;
-  return integerFlag('moderation-latency', value, 0);
+  return integerFlag('moderation-latency', value) ?? 0;
 }
 
 /**
@@ -102,29 +87,24 @@ export const mockCommand: Command = {
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
     const started = performance.now();
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        seed: { type: 'string' },
-        actions: { type: 'string' },
-        data: { type: 'string', multiple: true },
-        'self-check': { type: 'boolean' },
-        'admin-token': { type: 'string' },
-        'moderation-latency': { type: 'string' },
-        clock: { type: 'string' },
-        'no-answer-cache': { type: 'boolean' },
-        'state-file': { type: 'string' },
-        state: { type: 'string' },
-        'journal-size': { type: 'string' },
-        choice: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-        ...CHAOS_FLAGS,
-        ...EXECUTE_FLAGS,
-      },
+    const values = parseFlags(argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      actions: { type: 'string' },
+      data: { type: 'string', multiple: true },
+      'self-check': { type: 'boolean' },
+      'admin-token': { type: 'string' },
+      'moderation-latency': { type: 'string' },
+      clock: { type: 'string' },
+      'no-answer-cache': { type: 'boolean' },
+      'state-file': { type: 'string' },
+      state: { type: 'string' },
+      'journal-size': { type: 'string' },
+      choice: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+      ...CHAOS_FLAGS,
+      ...EXECUTE_FLAGS,
     });
     if (values.help) {
       io.stdout(`${USAGE}\n`);
@@ -134,12 +114,8 @@ export const mockCommand: Command = {
     if (clock !== 'real' && clock !== 'frozen')
       throw new UsageError(`--clock must be real or frozen (got ${clock})`);
     const latency = latencyFlag(values['moderation-latency']);
-    const journalSize = integerFlag(
-      'journal-size',
-      values['journal-size'],
-      DEFAULT_JOURNAL_CAPACITY,
-      100_000,
-    );
+    const journalSize =
+      integerFlag('journal-size', values['journal-size'], { max: 100_000 }) ?? DEFAULT_JOURNAL_CAPACITY;
     if (journalSize < 1) throw new UsageError('--journal-size must be at least 1');
     const choices = choiceFlag(values.choice);
     if (latency !== undefined && choices !== undefined && choices.moderationTimings !== 'default')
@@ -155,8 +131,8 @@ export const mockCommand: Command = {
     const engineOptions = {
       ...(generated
         ? {
-            seed: integerFlag('seed', values.seed, 42),
-            actions: integerFlag('actions', values.actions, 2000),
+            seed: integerFlag('seed', values.seed) ?? 42,
+            actions: integerFlag('actions', values.actions) ?? 2000,
           }
         : {}),
       ...(data.length === 0 ? {} : { data }),
@@ -168,7 +144,7 @@ export const mockCommand: Command = {
       ...(choices === undefined ? {} : { choices }),
       interceptors: sdk.interceptors,
     } as const;
-    const port = integerFlag('port', values.port, 4010, 65_535);
+    const port = integerFlag('port', values.port, { max: 65_535 }) ?? 4010;
     const host = values.host ?? '127.0.0.1';
     const persistentFlags = values['state-file'] !== undefined || values.state !== undefined;
     const snapshotEvery = snapshotEveryOf(process.env['CCA_MOCK_SNAPSHOT_EVERY']);

@@ -1,8 +1,8 @@
 /** `cca-kit record`: a recording proxy writing a scrubbed HAR 1.2 file (docs/recording.md). */
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { DEFAULT_SCRUB_RULES, type ScrubRules } from '../har/scrub.ts';
 import { startRecorder } from '../record/recorder.ts';
+import { integerFlag, parseFlags } from './flags.ts';
 import { type CliIo, type Command, UsageError } from './io.ts';
 
 const USAGE = `Usage: cca-kit record --target <url> --out <file.har> [options]
@@ -20,15 +20,6 @@ Options:
   --max-exchanges <n>     record at most n exchanges (default 10000; later ones are only proxied)
   --max-body-bytes <n>    largest body recorded (default 8388608; larger ones are only proxied)
   -h, --help              show this help`;
-
-const INTEGER = /^(?:0|[1-9]\d*)$/;
-
-function integer(name: string, value: string | undefined, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!INTEGER.test(value) || Number.parseInt(value, 10) > max)
-    throw new UsageError(`--${name} must be an integer from 0 to ${max} (got ${JSON.stringify(value)})`);
-  return Number.parseInt(value, 10);
-}
 
 const strings = (value: unknown, name: string): string[] => {
   if (value === undefined) return [];
@@ -58,20 +49,15 @@ export const recordCommand: Command = {
   summary: 'record a live deployment through a scrubbing proxy into a HAR file',
   usage: USAGE,
   async run(argv: readonly string[], io: CliIo): Promise<number> {
-    const { values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        out: { type: 'string' },
-        port: { type: 'string' },
-        rules: { type: 'string' },
-        'keep-text': { type: 'boolean' },
-        'max-exchanges': { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
+    const values = parseFlags(argv, {
+      target: { type: 'string' },
+      out: { type: 'string' },
+      port: { type: 'string' },
+      rules: { type: 'string' },
+      'keep-text': { type: 'boolean' },
+      'max-exchanges': { type: 'string' },
+      'max-body-bytes': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     });
     if (values.help) {
       io.stdout(`${USAGE}\n`);
@@ -84,10 +70,12 @@ export const recordCommand: Command = {
       recorder = await startRecorder({
         target: values.target,
         out: values.out,
-        port: integer('port', values.port, 4020, 65_535),
+        port: integerFlag('port', values.port, { max: 65_535 }) ?? 4020,
         rules: await rulesFrom(values.rules, values['keep-text'] === true),
-        maxExchanges: integer('max-exchanges', values['max-exchanges'], 10_000, 1_000_000),
-        maxBodyBytes: integer('max-body-bytes', values['max-body-bytes'], 8 * 1024 * 1024, 256 * 1024 * 1024),
+        maxExchanges: integerFlag('max-exchanges', values['max-exchanges'], { max: 1_000_000 }) ?? 10_000,
+        maxBodyBytes:
+          integerFlag('max-body-bytes', values['max-body-bytes'], { max: 256 * 1024 * 1024 }) ??
+          8 * 1024 * 1024,
       });
     } catch (cause) {
       if (cause instanceof RangeError) throw new UsageError(cause.message);
