@@ -190,7 +190,7 @@ export class TagAccumulator {
 }
 
 /** Linear-interpolation percentile of sorted values (0 for none), rounded to two decimals. */
-export function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   const pos = (sorted.length - 1) * p;
   const lo = Math.floor(pos);
@@ -218,9 +218,9 @@ export function dayOf(ms: number): string {
   return text;
 }
 
-/** Monday 00:00 UTC of the week containing `ms`. */
+/** Monday 00:00 UTC of the week containing `ms` (before 1970 too: `%` keeps the sign of a negative day). */
 export function weekStart(ms: number): number {
   const day = Math.floor(ms / 86_400_000);
-  const weekday = (day + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
+  const weekday = (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday; Monday = 0
   return (day - weekday) * 86_400_000;
 }

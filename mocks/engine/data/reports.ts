@@ -271,45 +271,91 @@ function customerKey(org: OrgData, row: number): number | string {
   return org.table.customer[row] ?? 0;
 }
 
+/** Distinct customers of one week, by platform slot: the window's rows, and the week's rows before it. */
+interface WeekUsers {
+  readonly week: number;
+  /** Customers of the window's rows in this week. */
+  readonly current: (Set<number | string> | undefined)[];
+  /** Customers of the rows of this week before the window's start (the first weeks only). */
+  readonly before: (Set<number | string> | undefined)[];
+}
+
+function addTo(sets: (Set<number | string> | undefined)[], slot: number, who: number | string): void {
+  let set = sets[slot];
+  if (set === undefined) {
+    set = new Set();
+    sets[slot] = set;
+  }
+  set.add(who);
+}
+
+/** Distinct customers of a platform over a whole week: those of the window and those before it. */
+function weekSize(entry: WeekUsers | undefined, slot: number): number {
+  const current = entry?.current[slot];
+  const before = entry?.before[slot];
+  if (before === undefined) return current?.size ?? 0;
+  if (current === undefined) return before.size;
+  let n = before.size;
+  for (const who of current) if (!before.has(who)) n++;
+  return n;
+}
+
 export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<string> | undefined) {
-  const included = (row: number): boolean =>
-    platforms === undefined || platforms.has(PLATFORMS[org.table.platform[row] ?? 0] ?? '');
-  const perPlatform = new Map<string, Map<number | string, number>>();
-  // Week start, then platform name: maps of maps rather than a key string built per row.
-  const weekUsers = new Map<number, Map<string, Set<number | string>>>();
+  const t = org.table;
+  // Platforms by their number in the table; one more slot for a number outside PLATFORMS (named '').
+  const names = [...PLATFORMS, ''];
+  const other = PLATFORMS.length;
+  const included = names.map((name) => platforms === undefined || platforms.has(name));
+  const perPlatform: (Map<number | string, number> | undefined)[] = [];
+  const weeks: WeekUsers[] = [];
   const funnel = { conversations: 0, responded: 0, assigned: 0, closed: 0, rated: 0 };
-  forEachInWindow(org, window, false, (row) => {
-    if (!included(row)) return;
-    const platform = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-    let users = perPlatform.get(platform);
-    if (users === undefined) {
-      users = new Map();
-      perPlatform.set(platform, users);
+  // One pass from the calendar week before the window's first week: the growth of a week compares it
+  // with the whole previous week, which for the first weeks begins before the window does.
+  const index = org.byCreated;
+  const lo = index.lowerBound(weekStart(window.from) - WEEK);
+  const start = index.lowerBound(window.from);
+  const hi = index.upperBound(window.to);
+  let entry: WeekUsers | undefined;
+  let weekEnd = Number.NEGATIVE_INFINITY;
+  for (let pos = lo; pos < hi; pos++) {
+    const row = index.rowAt(pos);
+    const raw = t.platform[row] ?? 0;
+    const slot = raw < other ? raw : other;
+    if (!included[slot]) continue;
+    const created = t.createdAt[row] ?? 0;
+    // Rows come oldest first, so a week starts only where the previous one ended.
+    if (entry === undefined || created >= weekEnd) {
+      const week = weekStart(created);
+      entry = { week, current: [], before: [] };
+      weeks.push(entry);
+      weekEnd = week + WEEK;
     }
     const who = customerKey(org, row);
-    users.set(who, (users.get(who) ?? 0) + (org.table.msgUser[row] ?? 0));
-    const week = weekStart(org.table.createdAt[row] ?? 0);
-    let platforms = weekUsers.get(week);
-    if (platforms === undefined) {
-      platforms = new Map();
-      weekUsers.set(week, platforms);
+    if (pos < start) {
+      addTo(entry.before, slot, who);
+      continue;
     }
-    let set = platforms.get(platform);
-    if (set === undefined) {
-      set = new Set();
-      platforms.set(platform, set);
+    let users = perPlatform[slot];
+    if (users === undefined) {
+      users = new Map();
+      perPlatform[slot] = users;
     }
-    set.add(who);
+    users.set(who, (users.get(who) ?? 0) + (t.msgUser[row] ?? 0));
+    addTo(entry.current, slot, who);
     funnel.conversations++;
-    if (org.table.responded(row)) funnel.responded++;
-    if ((org.table.assignee[row] ?? -1) >= 0) funnel.assigned++;
-    if (org.table.status[row] === 3) funnel.closed++;
-    if ((org.table.csat[row] ?? -1) > 0) funnel.rated++;
-  });
-  const engagementPercentiles = [...perPlatform.entries()]
-    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .map(([platform, users]) => {
-      const counts = [...users.values()].sort((a, b) => a - b);
+    if (t.responded(row)) funnel.responded++;
+    if ((t.assignee[row] ?? -1) >= 0) funnel.assigned++;
+    if (t.status[row] === 3) funnel.closed++;
+    if ((t.csat[row] ?? -1) > 0) funnel.rated++;
+  }
+  const engagementPercentiles = names
+    .flatMap((platform, slot) => {
+      const users = perPlatform[slot];
+      return users === undefined ? [] : [{ platform, users }];
+    })
+    .sort((a, b) => (a.platform < b.platform ? -1 : 1))
+    .map(({ platform, users }) => {
+      const counts = Float64Array.from(users.values()).sort();
       return {
         platform,
         p25MessagesPerUser: percentile(counts, 0.25),
@@ -317,24 +363,35 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
         p75MessagesPerUser: percentile(counts, 0.75),
       };
     });
-  const previousWeekUsers = previousWeekCounter(org);
-  const growthTrends = [...weekUsers.entries()]
-    .flatMap(([week, platforms]) =>
-      [...platforms.entries()].map(([platform, users]) => ({ week, platform, users })),
-    )
-    .map(({ week, platform, users }) => {
-      const previous = previousWeekUsers(week, platform);
-      const current = users.size;
-      return {
-        week: new Date(week).toISOString(),
-        platform,
-        currentWeekUsers: current,
+  const byWeek = new Map(weeks.map((w) => [w.week, w]));
+  const growthTrends: {
+    week: string;
+    platform: string;
+    currentWeekUsers: number;
+    previousWeekUsers: number;
+    growthPercentage: number;
+  }[] = [];
+  for (const { week, current } of weeks) {
+    let text: string | undefined;
+    const previousWeek = byWeek.get(week - WEEK);
+    current.forEach((users, slot) => {
+      if (users === undefined) return;
+      text ??= new Date(week).toISOString();
+      const previous = weekSize(previousWeek, slot);
+      const count = users.size;
+      growthTrends.push({
+        week: text,
+        platform: names[slot] ?? '',
+        currentWeekUsers: count,
         previousWeekUsers: previous,
         growthPercentage:
-          previous === 0 ? (current > 0 ? 100 : 0) : round2(((current - previous) / previous) * 100),
-      };
-    })
-    .sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : a.platform < b.platform ? -1 : 1));
+          previous === 0 ? (count > 0 ? 100 : 0) : round2(((count - previous) / previous) * 100),
+      });
+    });
+  }
+  growthTrends.sort((a, b) =>
+    a.week < b.week ? -1 : a.week > b.week ? 1 : a.platform < b.platform ? -1 : 1,
+  );
   const pct = (n: number): number =>
     funnel.conversations === 0 ? 0 : round2((n / funnel.conversations) * 100);
   const conversionFunnel = (Object.keys(funnel) as (keyof typeof funnel)[]).map((stage) => ({
@@ -343,30 +400,4 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
     percentage: pct(funnel[stage]),
   }));
   return { engagementPercentiles, growthTrends, conversionFunnel };
-}
-
-/**
- * Distinct customers per platform in the whole calendar week before `week` (not clipped to the
- * window), computed once per week.
- */
-function previousWeekCounter(org: OrgData): (week: number, platform: string) => number {
-  const cache = new Map<number, Map<string, Set<number | string>>>();
-  return (week, platform) => {
-    let byPlatform = cache.get(week);
-    if (byPlatform === undefined) {
-      const built = new Map<string, Set<number | string>>();
-      forEachInWindow(org, { from: week - WEEK, to: week - 1 }, false, (row) => {
-        const name = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-        let users = built.get(name);
-        if (users === undefined) {
-          users = new Set();
-          built.set(name, users);
-        }
-        users.add(customerKey(org, row));
-      });
-      cache.set(week, built);
-      byPlatform = built;
-    }
-    return byPlatform.get(platform)?.size ?? 0;
-  };
 }
