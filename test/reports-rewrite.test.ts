@@ -6,12 +6,21 @@
  */
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FLAG_INGESTED } from '../fixtures/generate/table.ts';
+import { resolutionQualityOf, rubricScoreOf, sentimentChangeOf } from '../fixtures/generate/derive.ts';
+import { FLAG_INGESTED, NULL_SCORE } from '../fixtures/generate/table.ts';
 import { PLATFORMS } from '../fixtures/generate/types.ts';
-import { MetricsAccumulator, percentile, round2, weekStart } from '../mocks/engine/data/analytics.ts';
+import {
+  dayOf,
+  type Metrics,
+  percentile,
+  round2,
+  type Workload,
+  weekStart,
+} from '../mocks/engine/data/analytics.ts';
 import type { Window } from '../mocks/engine/data/dates.ts';
+import type { ActionExtras, ActionScores } from '../mocks/engine/data/ingest-types.ts';
 import { forEachInWindow } from '../mocks/engine/data/query.ts';
-import { agentReport, engagement, queueReport } from '../mocks/engine/data/reports.ts';
+import { agentDetail, agentReport, engagement, queueReport } from '../mocks/engine/data/reports.ts';
 import { type OrgData, orgData } from '../mocks/engine/data/state.ts';
 import { createEngine, type Engine } from '../mocks/engine/index.ts';
 import { keyOf } from './support/keys.ts';
@@ -20,6 +29,106 @@ const WEEK = 7 * 86_400_000;
 const DAY = 86_400_000;
 
 // ---- the reference: the versions before the rewrite, unchanged but for their names ----
+
+class Mean {
+  sum = 0;
+  n = 0;
+  add(x: number): void {
+    this.sum += x;
+    this.n++;
+  }
+  /** A figure a data file may leave out: an action without it counts in no average of it. */
+  addDefined(x: number | undefined): void {
+    if (x !== undefined) this.add(x);
+  }
+  /** The mean, rounded to two decimals; 0 when there is no value (the spec's metrics are all numbers). */
+  value(): number {
+    return this.n === 0 ? 0 : round2(this.sum / this.n);
+  }
+  /** The mean or null when there is no value (where the contract allows null). */
+  valueOrNull(): number | null {
+    return this.n === 0 ? null : round2(this.sum / this.n);
+  }
+}
+
+/** Status index → workload bucket: OPEN, PENDING, ESCALATED are active; CLOSED closed; CANCELLED cancelled. */
+const BUCKET = ['active', 'active', 'active', 'closed', 'cancelled'] as const;
+
+/** Accumulates the metrics and workload of a set of rows. */
+class ReferenceMetricsAccumulator {
+  totalActions = 0;
+  withResponse = 0;
+  private messages = 0;
+  private agentMessages = 0;
+  private userMessages = 0;
+  private readonly csat = new Mean();
+  private readonly response = new Mean();
+  private readonly handle = new Mean();
+  private readonly estimated = new Mean();
+  private readonly quality = new Mean();
+  private readonly sentimentChange = new Mean();
+  private readonly rubric = new Mean();
+  private readonly sentiment = new Mean();
+  private readonly buckets: Workload = { active: 0, closed: 0, cancelled: 0 };
+
+  add(org: OrgData, row: number): void {
+    const t = org.table;
+    this.totalActions++;
+    if (t.responded(row)) this.withResponse++;
+    this.messages += t.msgTotal[row] ?? 0;
+    this.agentMessages += t.msgAgent[row] ?? 0;
+    this.userMessages += t.msgUser[row] ?? 0;
+    const csat = t.csat[row] ?? -1;
+    if (csat > 0) this.csat.add(csat);
+    const response = t.responseSec[row] ?? -1;
+    if (response >= 0) this.response.add(response);
+    const close = t.closeSec[row] ?? -1;
+    if (close >= 0) this.handle.add(close - Math.max(0, t.claimSec[row] ?? 0));
+    const estimated = t.estimatedCsat[row] ?? -1;
+    if (estimated >= 0) this.estimated.add(estimated / 100);
+    const score = t.sentimentScore[row] ?? NULL_SCORE;
+    if (score !== NULL_SCORE) this.sentiment.add(score / 1000);
+    if (!t.hasFlag(row, FLAG_INGESTED)) {
+      const seed = t.seed[row] ?? 0;
+      this.quality.add(resolutionQualityOf(seed));
+      this.sentimentChange.add(sentimentChangeOf(seed));
+      this.rubric.add(rubricScoreOf(seed));
+    } else {
+      const scores = org.ingested.get(row)?.extras?.scores;
+      if (scores !== undefined) {
+        this.quality.addDefined(scores.resolutionQuality);
+        this.sentimentChange.addDefined(scores.sentimentChange);
+        this.rubric.addDefined(scores.rubricScore);
+      }
+    }
+    const bucket = BUCKET[t.status[row] ?? 0] ?? 'active';
+    this.buckets[bucket]++;
+  }
+
+  metrics(): Metrics {
+    return {
+      totalActions: this.totalActions,
+      totalMessages: this.messages,
+      totalAgentMessages: this.agentMessages,
+      totalUserMessages: this.userMessages,
+      averageCsat: this.csat.value(),
+      averageResponseTime: this.response.value(),
+      averageHandleTime: this.handle.value(),
+      averageEstimatedCsat: this.estimated.value(),
+      averageResolutionQuality: this.quality.value(),
+      averageSentimentChange: this.sentimentChange.value(),
+      averageRubricScore: this.rubric.value(),
+    };
+  }
+
+  averageSentimentScore(): number {
+    return this.sentiment.value();
+  }
+
+  workload(): Workload {
+    return { ...this.buckets };
+  }
+}
 
 function customerKey(org: OrgData, row: number): number | string {
   if (org.table.hasFlag(row, FLAG_INGESTED)) return `i:${org.ingested.get(row)?.user.userId ?? ''}`;
@@ -122,12 +231,12 @@ function referenceEngagement(org: OrgData, window: Window, platforms: ReadonlySe
 }
 
 function referenceAgentReport(org: OrgData, window: Window) {
-  const accumulators = org.catalog.agents.map(() => new MetricsAccumulator());
+  const accumulators = org.catalog.agents.map(() => new ReferenceMetricsAccumulator());
   forEachInWindow(org, window, false, (row) => {
     accumulators[org.table.assignee[row] ?? -1]?.add(org, row);
   });
   return org.catalog.agents.map((agent, i) => {
-    const acc = accumulators[i] ?? new MetricsAccumulator();
+    const acc = accumulators[i] ?? new ReferenceMetricsAccumulator();
     return {
       agentId: agent.userId,
       metrics: { ...acc.metrics(), totalActionsWithResponse: acc.withResponse },
@@ -136,21 +245,52 @@ function referenceAgentReport(org: OrgData, window: Window) {
   });
 }
 
+function referenceAgentDetail(org: OrgData, window: Window, agentIndex: number) {
+  const total = new ReferenceMetricsAccumulator();
+  const byDay = new Map<string, ReferenceMetricsAccumulator>();
+  const byQueue = new Map<number, ReferenceMetricsAccumulator>();
+  forEachInWindow(org, window, false, (row) => {
+    if (org.table.assignee[row] !== agentIndex) return;
+    total.add(org, row);
+    const day = dayOf(org.table.createdAt[row] ?? 0);
+    const dayAcc = byDay.get(day) ?? new ReferenceMetricsAccumulator();
+    dayAcc.add(org, row);
+    byDay.set(day, dayAcc);
+    const queue = org.table.queue[row] ?? -1;
+    const queueAcc = byQueue.get(queue) ?? new ReferenceMetricsAccumulator();
+    queueAcc.add(org, row);
+    byQueue.set(queue, queueAcc);
+  });
+  return {
+    metrics: [...byDay.entries()].map(([day, acc]) => ({ day, ...acc.metrics() })),
+    aggregatedMetrics: total.metrics(),
+    currentWorkload: total.workload(),
+    queues: [...byQueue.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([queue, acc]) => ({
+        queueId: org.catalog.queues[queue]?.id ?? null,
+        queueName: org.catalog.queues[queue]?.name ?? null,
+        totalActions: acc.totalActions,
+        workload: acc.workload(),
+      })),
+  };
+}
+
 function referenceQueueReport(org: OrgData, window: Window) {
-  const accumulators = org.catalog.queues.map(() => new MetricsAccumulator());
-  const none = new MetricsAccumulator();
+  const accumulators = org.catalog.queues.map(() => new ReferenceMetricsAccumulator());
+  const none = new ReferenceMetricsAccumulator();
   forEachInWindow(org, window, false, (row) => {
     const acc = accumulators[org.table.queue[row] ?? -1] ?? none;
     acc.add(org, row);
   });
-  const entry = (queueId: string | null, queueName: string | null, acc: MetricsAccumulator) => ({
+  const entry = (queueId: string | null, queueName: string | null, acc: ReferenceMetricsAccumulator) => ({
     queueId,
     queueName,
     metrics: { ...acc.metrics(), averageSentimentScore: acc.averageSentimentScore() },
     workload: acc.workload(),
   });
   const out = org.catalog.queues.map((q, i) =>
-    entry(q.id, q.name, accumulators[i] ?? new MetricsAccumulator()),
+    entry(q.id, q.name, accumulators[i] ?? new ReferenceMetricsAccumulator()),
   );
   if (none.totalActions > 0) out.push(entry(null, null, none));
   return out;
@@ -193,6 +333,19 @@ beforeAll(async () => {
   const ids = engine.admin.listOrganizations().map((o) => o.id);
   await ingestSpread(engine, ids[0] ?? '');
   orgs = ids.map((id) => orgData(engine.state.data, id));
+  // Scores as a data file gives them, some figures left out: the accumulators skip what is absent.
+  let n = 0;
+  for (const org of orgs) {
+    for (const entry of org.ingested.values()) {
+      const k = n++;
+      const scores: ActionScores = {
+        ...(k % 2 === 0 ? { resolutionQuality: (k % 9) / 2 } : {}),
+        ...(k % 3 === 0 ? {} : { sentimentChange: ((k % 7) - 3) / 3 }),
+        ...(k % 5 === 0 ? {} : { rubricScore: k % 101 }),
+      };
+      if (k % 4 !== 3) (entry as { extras?: ActionExtras }).extras = { ...entry.extras, scores };
+    }
+  }
 });
 
 /** Windows around the data: empty, a day, the default week, long ones, with odd bounds. */
@@ -229,7 +382,7 @@ describe('the rewritten reports answer exactly what the straightforward ones did
     );
   });
 
-  it('agents and queues', () => {
+  it('agents, agent detail and queues', () => {
     fc.assert(
       fc.property(fc.nat({ max: 100 }), windows(), (o, window) => {
         const org = orgs[o % orgs.length] as OrgData;
@@ -238,6 +391,10 @@ describe('the rewritten reports answer exactly what the straightforward ones did
         );
         expect(JSON.stringify(queueReport(org, window))).toBe(
           JSON.stringify(referenceQueueReport(org, window)),
+        );
+        const agent = o % Math.max(1, org.catalog.agents.length);
+        expect(JSON.stringify(agentDetail(org, window, agent))).toBe(
+          JSON.stringify(referenceAgentDetail(org, window, agent)),
         );
       }),
       { numRuns: 600 },

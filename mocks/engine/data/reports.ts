@@ -6,7 +6,15 @@
 
 import { FLAG_INGESTED } from '../../../fixtures/generate/table.ts';
 import { PLATFORMS } from '../../../fixtures/generate/types.ts';
-import { dayOf, MetricsAccumulator, percentile, round2, TagAccumulator, weekStart } from './analytics.ts';
+import {
+  dayOf,
+  type Metrics,
+  MetricsAccumulator,
+  percentile,
+  round2,
+  TagAccumulator,
+  weekStart,
+} from './analytics.ts';
 import type { Window } from './dates.ts';
 import { forEachInWindow } from './query.ts';
 import type { OrgData } from './state.ts';
@@ -20,11 +28,11 @@ export function agentReport(org: OrgData, window: Window) {
   });
   return org.catalog.agents.map((agent, i) => {
     const acc = accumulators[i] ?? new MetricsAccumulator();
-    return {
-      agentId: agent.userId,
-      metrics: { ...acc.metrics(), totalActionsWithResponse: acc.withResponse },
-      workload: acc.workload(),
-    };
+    // A property set on the fresh object, not a spread into another: a spread per agent cost more
+    // than the agent's rows did. Keys keep their order: the metrics, then this one.
+    const metrics: Metrics & { totalActionsWithResponse?: number } = acc.metrics();
+    metrics.totalActionsWithResponse = acc.withResponse;
+    return { agentId: agent.userId, metrics, workload: acc.workload() };
   });
 }
 
@@ -66,12 +74,12 @@ export function queueReport(org: OrgData, window: Window) {
     const acc = accumulators[org.table.queue[row] ?? -1] ?? none;
     acc.add(org, row);
   });
-  const entry = (queueId: string | null, queueName: string | null, acc: MetricsAccumulator) => ({
-    queueId,
-    queueName,
-    metrics: { ...acc.metrics(), averageSentimentScore: acc.averageSentimentScore() },
-    workload: acc.workload(),
-  });
+  const entry = (queueId: string | null, queueName: string | null, acc: MetricsAccumulator) => {
+    // Set, not spread (see agentReport).
+    const metrics: Metrics & { averageSentimentScore?: number } = acc.metrics();
+    metrics.averageSentimentScore = acc.averageSentimentScore();
+    return { queueId, queueName, metrics, workload: acc.workload() };
+  };
   const out = org.catalog.queues.map((q, i) =>
     entry(q.id, q.name, accumulators[i] ?? new MetricsAccumulator()),
   );
