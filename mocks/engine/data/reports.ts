@@ -279,13 +279,85 @@ function customerKey(org: OrgData, row: number): number | string {
   return org.table.customer[row] ?? 0;
 }
 
-/** Distinct customers of one week, by platform slot: the window's rows, and the week's rows before it. */
+/**
+ * Per-organization scratch of engagement for seeded customers (numbered `0..n`): by customer and
+ * platform slot, the messages summed in this call and the last week each was counted in, for the
+ * window's rows and for all of the week's rows. A stamp (a number never used twice until the arrays
+ * are cleared) says whether a cell belongs to this call or week, so nothing is cleared per request
+ * and no Map or Set is touched per seeded row. Ingested customers (userIds) keep Maps and Sets.
+ */
+interface Scratch {
+  capacity: number;
+  sums: Float64Array;
+  sumStamp: Uint32Array;
+  currentStamp: Uint32Array;
+  fullStamp: Uint32Array;
+  stamp: number;
+}
+
+const SLOTS = PLATFORMS.length + 1;
+/** Customer numbers past this (none are seeded so high) go the keyed way rather than grow the arrays. */
+const MAX_SCRATCH_CUSTOMERS = 1 << 20;
+const scratches = new WeakMap<OrgData, Scratch>();
+
+function scratchOf(org: OrgData): Scratch {
+  let scratch = scratches.get(org);
+  if (scratch === undefined) {
+    scratch = allocate(Math.min(MAX_SCRATCH_CUSTOMERS, Math.max(16, org.catalog.customerPool)));
+    scratches.set(org, scratch);
+  }
+  return scratch;
+}
+
+function allocate(capacity: number): Scratch {
+  const cells = capacity * SLOTS;
+  return {
+    capacity,
+    sums: new Float64Array(cells),
+    sumStamp: new Uint32Array(cells),
+    currentStamp: new Uint32Array(cells),
+    fullStamp: new Uint32Array(cells),
+    stamp: 0,
+  };
+}
+
+/** Room for customer `customer`: the arrays grow (cells are `customer * SLOTS + slot`, so a copy keeps them). */
+function grow(scratch: Scratch, customer: number): void {
+  const bigger = allocate(Math.min(MAX_SCRATCH_CUSTOMERS, Math.max(customer + 1, scratch.capacity * 2)));
+  bigger.sums.set(scratch.sums);
+  bigger.sumStamp.set(scratch.sumStamp);
+  bigger.currentStamp.set(scratch.currentStamp);
+  bigger.fullStamp.set(scratch.fullStamp);
+  scratch.capacity = bigger.capacity;
+  scratch.sums = bigger.sums;
+  scratch.sumStamp = bigger.sumStamp;
+  scratch.currentStamp = bigger.currentStamp;
+  scratch.fullStamp = bigger.fullStamp;
+}
+
+function nextStamp(scratch: Scratch): number {
+  if (scratch.stamp >= 0xfffffff0) {
+    scratch.sumStamp.fill(0);
+    scratch.currentStamp.fill(0);
+    scratch.fullStamp.fill(0);
+    scratch.stamp = 0;
+  }
+  return ++scratch.stamp;
+}
+
+/** Distinct customers of one week, by platform slot. */
 interface WeekUsers {
   readonly week: number;
-  /** Customers of the window's rows in this week. */
-  readonly current: (Set<number | string> | undefined)[];
-  /** Customers of the rows of this week before the window's start (the first weeks only). */
-  readonly before: (Set<number | string> | undefined)[];
+  /** The stamp of this week's cells in the scratch. */
+  readonly stamp: number;
+  /** Seeded customers of the window's rows in this week. */
+  readonly current: Int32Array;
+  /** Seeded customers of all of this week's rows (the window's and, for the first weeks, those before it). */
+  readonly full: Int32Array;
+  /** Other customers (userIds) of the window's rows in this week. */
+  readonly currentKeyed: (Set<number | string> | undefined)[];
+  /** Other customers of the rows of this week before the window's start. */
+  readonly beforeKeyed: (Set<number | string> | undefined)[];
 }
 
 function addTo(sets: (Set<number | string> | undefined)[], slot: number, who: number | string): void {
@@ -299,13 +371,15 @@ function addTo(sets: (Set<number | string> | undefined)[], slot: number, who: nu
 
 /** Distinct customers of a platform over a whole week: those of the window and those before it. */
 function weekSize(entry: WeekUsers | undefined, slot: number): number {
-  const current = entry?.current[slot];
-  const before = entry?.before[slot];
-  if (before === undefined) return current?.size ?? 0;
-  if (current === undefined) return before.size;
+  if (entry === undefined) return 0;
+  const seeded = entry.full[slot] ?? 0;
+  const current = entry.currentKeyed[slot];
+  const before = entry.beforeKeyed[slot];
+  if (before === undefined) return seeded + (current?.size ?? 0);
+  if (current === undefined) return seeded + before.size;
   let n = before.size;
   for (const who of current) if (!before.has(who)) n++;
-  return n;
+  return seeded + n;
 }
 
 export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<string> | undefined) {
@@ -314,7 +388,11 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
   const names = [...PLATFORMS, ''];
   const other = PLATFORMS.length;
   const included = names.map((name) => platforms === undefined || platforms.has(name));
-  const perPlatform: (Map<number | string, number> | undefined)[] = [];
+  const scratch = scratchOf(org);
+  const call = nextStamp(scratch);
+  /** Seeded customers with messages summed in this call, by slot. */
+  const touched: number[][] = names.map(() => []);
+  const keyedSums: (Map<number | string, number> | undefined)[] = [];
   const weeks: WeekUsers[] = [];
   const funnel = { conversations: 0, responded: 0, assigned: 0, closed: 0, rated: 0 };
   // One pass from the calendar week before the window's first week: the growth of a week compares it
@@ -334,22 +412,51 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
     // Rows come oldest first, so a week starts only where the previous one ended.
     if (entry === undefined || created >= weekEnd) {
       const week = weekStart(created);
-      entry = { week, current: [], before: [] };
+      entry = {
+        week,
+        stamp: nextStamp(scratch),
+        current: new Int32Array(SLOTS),
+        full: new Int32Array(SLOTS),
+        currentKeyed: [],
+        beforeKeyed: [],
+      };
       weeks.push(entry);
       weekEnd = week + WEEK;
     }
-    const who = customerKey(org, row);
-    if (pos < start) {
-      addTo(entry.before, slot, who);
-      continue;
+    const inWindow = pos >= start;
+    const customer = t.hasFlag(row, FLAG_INGESTED) ? -1 : (t.customer[row] ?? 0);
+    if (customer >= 0 && customer < MAX_SCRATCH_CUSTOMERS) {
+      if (customer >= scratch.capacity) grow(scratch, customer);
+      const cell = customer * SLOTS + slot;
+      if (scratch.fullStamp[cell] !== entry.stamp) {
+        scratch.fullStamp[cell] = entry.stamp;
+        entry.full[slot] = (entry.full[slot] ?? 0) + 1;
+      }
+      if (!inWindow) continue;
+      if (scratch.currentStamp[cell] !== entry.stamp) {
+        scratch.currentStamp[cell] = entry.stamp;
+        entry.current[slot] = (entry.current[slot] ?? 0) + 1;
+      }
+      if (scratch.sumStamp[cell] !== call) {
+        scratch.sumStamp[cell] = call;
+        scratch.sums[cell] = 0;
+        touched[slot]?.push(customer);
+      }
+      scratch.sums[cell] = (scratch.sums[cell] ?? 0) + (t.msgUser[row] ?? 0);
+    } else {
+      const who = customerKey(org, row);
+      if (!inWindow) {
+        addTo(entry.beforeKeyed, slot, who);
+        continue;
+      }
+      addTo(entry.currentKeyed, slot, who);
+      let users = keyedSums[slot];
+      if (users === undefined) {
+        users = new Map();
+        keyedSums[slot] = users;
+      }
+      users.set(who, (users.get(who) ?? 0) + (t.msgUser[row] ?? 0));
     }
-    let users = perPlatform[slot];
-    if (users === undefined) {
-      users = new Map();
-      perPlatform[slot] = users;
-    }
-    users.set(who, (users.get(who) ?? 0) + (t.msgUser[row] ?? 0));
-    addTo(entry.current, slot, who);
     funnel.conversations++;
     if (t.responded(row)) funnel.responded++;
     if ((t.assignee[row] ?? -1) >= 0) funnel.assigned++;
@@ -358,16 +465,17 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
   }
   const engagementPercentiles = names
     .flatMap((platform, slot) => {
-      const users = perPlatform[slot];
-      return users === undefined ? [] : [{ platform, users }];
+      const seeded = touched[slot] ?? [];
+      const keyed = keyedSums[slot];
+      return seeded.length === 0 && keyed === undefined ? [] : [{ platform, slot, seeded, keyed }];
     })
     .sort((a, b) => (a.platform < b.platform ? -1 : 1))
-    .map(({ platform, users }) => {
-      // Filled by a loop and sorted natively: `Float64Array.from` of a Map iterator takes the slow
-      // generic path, and a comparator function per comparison is what the native sort avoids.
-      const counts = new Float64Array(users.size);
+    .map(({ platform, slot, seeded, keyed }) => {
+      // Sorted natively: a comparator function per comparison is what the native sort avoids.
+      const counts = new Float64Array(seeded.length + (keyed?.size ?? 0));
       let i = 0;
-      for (const n of users.values()) counts[i++] = n;
+      for (const customer of seeded) counts[i++] = scratch.sums[customer * SLOTS + slot] ?? 0;
+      if (keyed !== undefined) for (const n of keyed.values()) counts[i++] = n;
       counts.sort();
       return {
         platform,
@@ -384,14 +492,14 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
     previousWeekUsers: number;
     growthPercentage: number;
   }[] = [];
-  for (const { week, current } of weeks) {
+  for (const { week, current, currentKeyed } of weeks) {
     let text: string | undefined;
     const previousWeek = byWeek.get(week - WEEK);
-    current.forEach((users, slot) => {
-      if (users === undefined) return;
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const count = (current[slot] ?? 0) + (currentKeyed[slot]?.size ?? 0);
+      if (count === 0) continue;
       text ??= new Date(week).toISOString();
       const previous = weekSize(previousWeek, slot);
-      const count = users.size;
       growthTrends.push({
         week: text,
         platform: names[slot] ?? '',
@@ -400,7 +508,7 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
         growthPercentage:
           previous === 0 ? (count > 0 ? 100 : 0) : round2(((count - previous) / previous) * 100),
       });
-    });
+    }
   }
   growthTrends.sort((a, b) =>
     a.week < b.week ? -1 : a.week > b.week ? 1 : a.platform < b.platform ? -1 : 1,
