@@ -335,15 +335,19 @@ function grow(scratch: Scratch, customer: number): void {
   scratch.fullStamp = bigger.fullStamp;
 }
 
-function nextStamp(scratch: Scratch): number {
-  if (scratch.stamp >= 0xfffffff0) {
-    scratch.sumStamp.fill(0);
-    scratch.currentStamp.fill(0);
-    scratch.fullStamp.fill(0);
-    scratch.stamp = 0;
-  }
-  return ++scratch.stamp;
+/**
+ * Makes room for `count` more stamps, clearing the arrays when the counter would wrap. Reserved for a
+ * whole call before it starts, so no clearing ever happens between a call's stamps.
+ */
+function reserveStamps(scratch: Scratch, count: number): void {
+  if (scratch.stamp + count < 0xffffffff) return;
+  scratch.sumStamp.fill(0);
+  scratch.currentStamp.fill(0);
+  scratch.fullStamp.fill(0);
+  scratch.stamp = 0;
 }
+
+const nextStamp = (scratch: Scratch): number => ++scratch.stamp;
 
 /** Distinct customers of one week, by platform slot. */
 interface WeekUsers {
@@ -389,6 +393,10 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
   const other = PLATFORMS.length;
   const included = names.map((name) => platforms === undefined || platforms.has(name));
   const scratch = scratchOf(org);
+  // One stamp for the call and one per week the scan can meet (the week before the window's first, to
+  // the window's last).
+  const weeksSpanned = Math.floor((window.to - weekStart(window.from)) / WEEK) + 3;
+  reserveStamps(scratch, Math.max(3, weeksSpanned));
   const call = nextStamp(scratch);
   /** Seeded customers with messages summed in this call, by slot. */
   const touched: number[][] = names.map(() => []);
