@@ -184,6 +184,26 @@ export class MetricsAccumulator {
     };
   }
 
+  /**
+   * The metrics set as properties of `first`, after its own: `{ day, ...metrics() }` as a spread
+   * copied every metric into a second object, per day of an agent's detail.
+   */
+  metricsAfter<T extends object>(first: T): T & Metrics {
+    const out = first as T & Partial<Metrics>;
+    out.totalActions = this.totalActions;
+    out.totalMessages = this.messages;
+    out.totalAgentMessages = this.agentMessages;
+    out.totalUserMessages = this.userMessages;
+    out.averageCsat = mean(this.csatSum, this.csatN);
+    out.averageResponseTime = mean(this.responseSum, this.responseN);
+    out.averageHandleTime = mean(this.handleSum, this.handleN);
+    out.averageEstimatedCsat = mean(this.estimatedSum, this.estimatedN);
+    out.averageResolutionQuality = mean(this.qualitySum, this.qualityN);
+    out.averageSentimentChange = mean(this.sentimentChangeSum, this.sentimentChangeN);
+    out.averageRubricScore = mean(this.rubricSum, this.rubricN);
+    return out as T & Metrics;
+  }
+
   averageSentimentScore(): number {
     return mean(this.sentimentSum, this.sentimentN);
   }

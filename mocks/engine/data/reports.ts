@@ -53,7 +53,7 @@ export function agentDetail(org: OrgData, window: Window, agentIndex: number) {
     byQueue.set(queue, queueAcc);
   });
   return {
-    metrics: [...byDay.entries()].map(([day, acc]) => ({ day, ...acc.metrics() })),
+    metrics: [...byDay.entries()].map(([day, acc]) => acc.metricsAfter({ day })),
     aggregatedMetrics: total.metrics(),
     currentWorkload: total.workload(),
     queues: [...byQueue.entries()]
