@@ -2,13 +2,20 @@
  * Summarises a V8 `.cpuprofile` (from `node --cpu-prof`): the functions with the most self time and
  * the most total time, with their file and line, so a profile can be read without a browser.
  *
- *   npx tsx bench/profile.ts <file.cpuprofile> [top=25]
+ *   npx tsx bench/profile.ts <file.cpuprofile | directory> [top=25]
+ *
+ * Given a directory (`--cpu-prof-dir`), it reads the profile there with the most non-idle time: under
+ * `node --import tsx` two profiles are written, the main thread's and the loader worker's, and the
+ * worker's is nearly all idle, so taking the newest or the last one printed tables of nothing.
+ * Code run through tsx arrives on one generated line, so a frame on line 1 is labelled with its
+ * column and the nearest named function of the same file that called it.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 interface ProfileNode {
   readonly id: number;
-  readonly callFrame: { functionName: string; url: string; lineNumber: number };
+  readonly callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   readonly children?: readonly number[];
 }
 
@@ -26,9 +33,28 @@ export function summarise(profile: Profile, top = 25): string {
   profile.samples.forEach((id, i) => {
     self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
-  const label = (n: ProfileNode) => {
-    const url = n.callFrame.url.replace(/^file:\/\/\/work\/main\//, '').replace(/^file:\/\//, '');
-    return `${n.callFrame.functionName || '(anonymous)'} ${url}:${n.callFrame.lineNumber + 1}`;
+  const short = (url: string) =>
+    url.replace(/^file:\/\/\/work\/(main|wt\/[^/]+)\//, '').replace(/^file:\/\//, '');
+  const labels = new Map<number, string>();
+  const label = (n: ProfileNode): string => {
+    const known = labels.get(n.id);
+    if (known !== undefined) return known;
+    const { functionName, url, lineNumber, columnNumber } = n.callFrame;
+    let text = `${functionName || '(anonymous)'} ${short(url)}:${lineNumber + 1}`;
+    if (lineNumber === 0 && url.startsWith('file:') && columnNumber !== undefined) {
+      text += `:${columnNumber + 1}`;
+      if (functionName === '') {
+        for (let up = parent.get(n.id); up !== undefined; up = parent.get(up)) {
+          const caller = byId.get(up)?.callFrame;
+          if (caller?.url === url && caller.functionName !== '') {
+            text += ` (in ${caller.functionName})`;
+            break;
+          }
+        }
+      }
+    }
+    labels.set(n.id, text);
+    return text;
   };
   const selfBy = new Map<string, number>();
   const totalBy = new Map<string, number>();
@@ -60,9 +86,40 @@ export function summarise(profile: Profile, top = 25): string {
   return `total ${(all / 1000).toFixed(0)} ms sampled\n\nSELF\n${rows(selfBy)}\n\nTOTAL (inclusive)\n${rows(totalBy)}\n`;
 }
 
+/** Sampled time outside `(idle)`, `(program)` and the collector: the work the profile shows. */
+export function busyTime(profile: Profile): number {
+  const idle = new Set(
+    profile.nodes
+      .filter((n) => n.callFrame.functionName === '(idle)' || n.callFrame.functionName === '(program)')
+      .map((n) => n.id),
+  );
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    if (!idle.has(id)) busy += profile.timeDeltas[i] ?? 0;
+  });
+  return busy;
+}
+
+/** The profile of `path`, or of the busiest `.cpuprofile` in it when it is a directory. */
+export function readProfile(path: string): { file: string; profile: Profile } {
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((f) => f.endsWith('.cpuprofile'))
+        .map((f) => join(path, f))
+    : [path];
+  let best: { file: string; profile: Profile; busy: number } | undefined;
+  for (const file of files) {
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
+    const busy = busyTime(profile);
+    if (best === undefined || busy > best.busy) best = { file, profile, busy };
+  }
+  if (best === undefined) throw new Error(`no .cpuprofile in ${path}`);
+  return best;
+}
+
 if (process.argv[1]?.endsWith('profile.ts')) {
-  const file = process.argv[2];
-  if (file === undefined) throw new Error('usage: tsx bench/profile.ts <file.cpuprofile> [top]');
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  process.stdout.write(summarise(profile, Number.parseInt(process.argv[3] ?? '25', 10)));
+  const path = process.argv[2];
+  if (path === undefined) throw new Error('usage: tsx bench/profile.ts <file.cpuprofile | directory> [top]');
+  const { file, profile } = readProfile(path);
+  process.stdout.write(`${file}\n${summarise(profile, Number.parseInt(process.argv[3] ?? '25', 10))}`);
 }

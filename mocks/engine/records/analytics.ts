@@ -71,25 +71,39 @@ export interface Workload {
   cancelled: number;
 }
 
-/** Status index → workload bucket: OPEN, PENDING, ESCALATED are active; CLOSED closed; CANCELLED cancelled. */
-const BUCKET = ['active', 'active', 'active', 'closed', 'cancelled'] as const;
-
-/** Accumulates the metrics and workload of a set of rows. */
+/**
+ * Accumulates the metrics and workload of a set of rows. The sums and counts of the means are plain
+ * fields rather than one object each, and the workload counts one per status: the report routes call
+ * `add` for every row of the window, and the objects and the bucket looked up by name per row were
+ * most of their cost. Each sum adds the same values in the same order as before, so the means are the
+ * same doubles.
+ */
 export class MetricsAccumulator {
   totalActions = 0;
   withResponse = 0;
   private messages = 0;
   private agentMessages = 0;
   private userMessages = 0;
-  private readonly csat = new Mean();
-  private readonly response = new Mean();
-  private readonly handle = new Mean();
-  private readonly estimated = new Mean();
-  private readonly quality = new Mean();
-  private readonly sentimentChange = new Mean();
-  private readonly rubric = new Mean();
-  private readonly sentiment = new Mean();
-  private readonly buckets: Workload = { active: 0, closed: 0, cancelled: 0 };
+  private csatSum = 0;
+  private csatN = 0;
+  private responseSum = 0;
+  private responseN = 0;
+  private handleSum = 0;
+  private handleN = 0;
+  private estimatedSum = 0;
+  private estimatedN = 0;
+  private qualitySum = 0;
+  private qualityN = 0;
+  private sentimentChangeSum = 0;
+  private sentimentChangeN = 0;
+  private rubricSum = 0;
+  private rubricN = 0;
+  private sentimentSum = 0;
+  private sentimentN = 0;
+  /** By status index: OPEN, PENDING, ESCALATED are active; CLOSED closed; CANCELLED cancelled. */
+  private readonly statuses = [0, 0, 0, 0, 0];
+  /** Status indexes outside the five (counted as active, as an unknown bucket always was). */
+  private otherStatus = 0;
 
   add(org: OrgData, row: number): void {
     const t = org.table;
@@ -99,30 +113,59 @@ export class MetricsAccumulator {
     this.agentMessages += t.msgAgent[row] ?? 0;
     this.userMessages += t.msgUser[row] ?? 0;
     const csat = t.csat[row] ?? -1;
-    if (csat > 0) this.csat.add(csat);
+    if (csat > 0) {
+      this.csatSum += csat;
+      this.csatN++;
+    }
     const response = t.responseSec[row] ?? -1;
-    if (response >= 0) this.response.add(response);
+    if (response >= 0) {
+      this.responseSum += response;
+      this.responseN++;
+    }
     const close = t.closeSec[row] ?? -1;
-    if (close >= 0) this.handle.add(close - Math.max(0, t.claimSec[row] ?? 0));
+    if (close >= 0) {
+      this.handleSum += close - Math.max(0, t.claimSec[row] ?? 0);
+      this.handleN++;
+    }
     const estimated = t.estimatedCsat[row] ?? -1;
-    if (estimated >= 0) this.estimated.add(estimated / 100);
+    if (estimated >= 0) {
+      this.estimatedSum += estimated / 100;
+      this.estimatedN++;
+    }
     const score = t.sentimentScore[row] ?? NULL_SCORE;
-    if (score !== NULL_SCORE) this.sentiment.add(score / 1000);
+    if (score !== NULL_SCORE) {
+      this.sentimentSum += score / 1000;
+      this.sentimentN++;
+    }
     if (!t.hasFlag(row, FLAG_INGESTED)) {
       const seed = t.seed[row] ?? 0;
-      this.quality.add(resolutionQualityOf(seed));
-      this.sentimentChange.add(sentimentChangeOf(seed));
-      this.rubric.add(rubricScoreOf(seed));
+      this.qualitySum += resolutionQualityOf(seed);
+      this.qualityN++;
+      this.sentimentChangeSum += sentimentChangeOf(seed);
+      this.sentimentChangeN++;
+      this.rubricSum += rubricScoreOf(seed);
+      this.rubricN++;
     } else {
+      // A figure a data file may leave out: an action without it counts in no average of it.
       const scores = org.ingested.get(row)?.extras?.scores;
       if (scores !== undefined) {
-        this.quality.addDefined(scores.resolutionQuality);
-        this.sentimentChange.addDefined(scores.sentimentChange);
-        this.rubric.addDefined(scores.rubricScore);
+        if (scores.resolutionQuality !== undefined) {
+          this.qualitySum += scores.resolutionQuality;
+          this.qualityN++;
+        }
+        if (scores.sentimentChange !== undefined) {
+          this.sentimentChangeSum += scores.sentimentChange;
+          this.sentimentChangeN++;
+        }
+        if (scores.rubricScore !== undefined) {
+          this.rubricSum += scores.rubricScore;
+          this.rubricN++;
+        }
       }
     }
-    const bucket = BUCKET[t.status[row] ?? 0] ?? 'active';
-    this.buckets[bucket]++;
+    const status = t.status[row] ?? 0;
+    if (status < 5) this.statuses[status] = (this.statuses[status] ?? 0) + 1;
+    else this.otherStatus++;
   }
 
   metrics(): Metrics {
@@ -131,24 +174,52 @@ export class MetricsAccumulator {
       totalMessages: this.messages,
       totalAgentMessages: this.agentMessages,
       totalUserMessages: this.userMessages,
-      averageCsat: this.csat.value(),
-      averageResponseTime: this.response.value(),
-      averageHandleTime: this.handle.value(),
-      averageEstimatedCsat: this.estimated.value(),
-      averageResolutionQuality: this.quality.value(),
-      averageSentimentChange: this.sentimentChange.value(),
-      averageRubricScore: this.rubric.value(),
+      averageCsat: mean(this.csatSum, this.csatN),
+      averageResponseTime: mean(this.responseSum, this.responseN),
+      averageHandleTime: mean(this.handleSum, this.handleN),
+      averageEstimatedCsat: mean(this.estimatedSum, this.estimatedN),
+      averageResolutionQuality: mean(this.qualitySum, this.qualityN),
+      averageSentimentChange: mean(this.sentimentChangeSum, this.sentimentChangeN),
+      averageRubricScore: mean(this.rubricSum, this.rubricN),
     };
   }
 
+  /**
+   * The metrics set as properties of `first`, after its own: `{ day, ...metrics() }` as a spread
+   * copied every metric into a second object, per day of an agent's detail.
+   */
+  metricsAfter<T extends object>(first: T): T & Metrics {
+    const out = first as T & Partial<Metrics>;
+    out.totalActions = this.totalActions;
+    out.totalMessages = this.messages;
+    out.totalAgentMessages = this.agentMessages;
+    out.totalUserMessages = this.userMessages;
+    out.averageCsat = mean(this.csatSum, this.csatN);
+    out.averageResponseTime = mean(this.responseSum, this.responseN);
+    out.averageHandleTime = mean(this.handleSum, this.handleN);
+    out.averageEstimatedCsat = mean(this.estimatedSum, this.estimatedN);
+    out.averageResolutionQuality = mean(this.qualitySum, this.qualityN);
+    out.averageSentimentChange = mean(this.sentimentChangeSum, this.sentimentChangeN);
+    out.averageRubricScore = mean(this.rubricSum, this.rubricN);
+    return out as T & Metrics;
+  }
+
   averageSentimentScore(): number {
-    return this.sentiment.value();
+    return mean(this.sentimentSum, this.sentimentN);
   }
 
   workload(): Workload {
-    return { ...this.buckets };
+    const s = this.statuses;
+    return {
+      active: (s[0] ?? 0) + (s[1] ?? 0) + (s[2] ?? 0) + this.otherStatus,
+      closed: s[3] ?? 0,
+      cancelled: s[4] ?? 0,
+    };
   }
 }
+
+/** The mean, rounded to two decimals; 0 when there is no value (the spec's metrics are all numbers). */
+const mean = (sum: number, n: number): number => (n === 0 ? 0 : round2(sum / n));
 
 /** Per-tag figures of tag analytics and tag volume. */
 export class TagAccumulator {
@@ -190,7 +261,7 @@ export class TagAccumulator {
 }
 
 /** Linear-interpolation percentile of sorted values (0 for none), rounded to two decimals. */
-export function percentile(sorted: readonly number[], p: number): number {
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return 0;
   const pos = (sorted.length - 1) * p;
   const lo = Math.floor(pos);
@@ -218,9 +289,9 @@ export function dayOf(ms: number): string {
   return text;
 }
 
-/** Monday 00:00 UTC of the week containing `ms`. */
+/** Monday 00:00 UTC of the week containing `ms` (before 1970 too: `%` keeps the sign of a negative day). */
 export function weekStart(ms: number): number {
   const day = Math.floor(ms / 86_400_000);
-  const weekday = (day + 3) % 7; // 1970-01-01 was a Thursday; Monday = 0
+  const weekday = (((day + 3) % 7) + 7) % 7; // 1970-01-01 was a Thursday; Monday = 0
   return (day - weekday) * 86_400_000;
 }

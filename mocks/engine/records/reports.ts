@@ -6,7 +6,15 @@
 
 import { FLAG_INGESTED } from '../../../fixtures/generate/table.ts';
 import { PLATFORMS } from '../../../fixtures/generate/types.ts';
-import { dayOf, MetricsAccumulator, percentile, round2, TagAccumulator, weekStart } from './analytics.ts';
+import {
+  dayOf,
+  type Metrics,
+  MetricsAccumulator,
+  percentile,
+  round2,
+  TagAccumulator,
+  weekStart,
+} from './analytics.ts';
 import type { Window } from './dates.ts';
 import { forEachInWindow } from './query.ts';
 import type { OrgData } from './state.ts';
@@ -20,11 +28,11 @@ export function agentReport(org: OrgData, window: Window) {
   });
   return org.catalog.agents.map((agent, i) => {
     const acc = accumulators[i] ?? new MetricsAccumulator();
-    return {
-      agentId: agent.userId,
-      metrics: { ...acc.metrics(), totalActionsWithResponse: acc.withResponse },
-      workload: acc.workload(),
-    };
+    // A property set on the fresh object, not a spread into another: a spread per agent cost more
+    // than the agent's rows did. Keys keep their order: the metrics, then this one.
+    const metrics: Metrics & { totalActionsWithResponse?: number } = acc.metrics();
+    metrics.totalActionsWithResponse = acc.withResponse;
+    return { agentId: agent.userId, metrics, workload: acc.workload() };
   });
 }
 
@@ -45,7 +53,7 @@ export function agentDetail(org: OrgData, window: Window, agentIndex: number) {
     byQueue.set(queue, queueAcc);
   });
   return {
-    metrics: [...byDay.entries()].map(([day, acc]) => ({ day, ...acc.metrics() })),
+    metrics: [...byDay.entries()].map(([day, acc]) => acc.metricsAfter({ day })),
     aggregatedMetrics: total.metrics(),
     currentWorkload: total.workload(),
     queues: [...byQueue.entries()]
@@ -66,12 +74,12 @@ export function queueReport(org: OrgData, window: Window) {
     const acc = accumulators[org.table.queue[row] ?? -1] ?? none;
     acc.add(org, row);
   });
-  const entry = (queueId: string | null, queueName: string | null, acc: MetricsAccumulator) => ({
-    queueId,
-    queueName,
-    metrics: { ...acc.metrics(), averageSentimentScore: acc.averageSentimentScore() },
-    workload: acc.workload(),
-  });
+  const entry = (queueId: string | null, queueName: string | null, acc: MetricsAccumulator) => {
+    // Set, not spread (see agentReport).
+    const metrics: Metrics & { averageSentimentScore?: number } = acc.metrics();
+    metrics.averageSentimentScore = acc.averageSentimentScore();
+    return { queueId, queueName, metrics, workload: acc.workload() };
+  };
   const out = org.catalog.queues.map((q, i) =>
     entry(q.id, q.name, accumulators[i] ?? new MetricsAccumulator()),
   );
@@ -271,45 +279,212 @@ function customerKey(org: OrgData, row: number): number | string {
   return org.table.customer[row] ?? 0;
 }
 
+/**
+ * Per-organization scratch of engagement for seeded customers (numbered `0..n`): by customer and
+ * platform slot, the messages summed in this call and the last week each was counted in, for the
+ * window's rows and for all of the week's rows. A stamp (a number never used twice until the arrays
+ * are cleared) says whether a cell belongs to this call or week, so nothing is cleared per request
+ * and no Map or Set is touched per seeded row. Ingested customers (userIds) keep Maps and Sets.
+ */
+interface Scratch {
+  capacity: number;
+  sums: Float64Array;
+  sumStamp: Uint32Array;
+  currentStamp: Uint32Array;
+  fullStamp: Uint32Array;
+  stamp: number;
+}
+
+const SLOTS = PLATFORMS.length + 1;
+/** Customer numbers past this (none are seeded so high) go the keyed way rather than grow the arrays. */
+const MAX_SCRATCH_CUSTOMERS = 1 << 20;
+const scratches = new WeakMap<OrgData, Scratch>();
+
+function scratchOf(org: OrgData): Scratch {
+  let scratch = scratches.get(org);
+  if (scratch === undefined) {
+    scratch = allocate(Math.min(MAX_SCRATCH_CUSTOMERS, Math.max(16, org.catalog.customerPool)));
+    scratches.set(org, scratch);
+  }
+  return scratch;
+}
+
+function allocate(capacity: number): Scratch {
+  const cells = capacity * SLOTS;
+  return {
+    capacity,
+    sums: new Float64Array(cells),
+    sumStamp: new Uint32Array(cells),
+    currentStamp: new Uint32Array(cells),
+    fullStamp: new Uint32Array(cells),
+    stamp: 0,
+  };
+}
+
+/** Room for customer `customer`: the arrays grow (cells are `customer * SLOTS + slot`, so a copy keeps them). */
+function grow(scratch: Scratch, customer: number): void {
+  const bigger = allocate(Math.min(MAX_SCRATCH_CUSTOMERS, Math.max(customer + 1, scratch.capacity * 2)));
+  bigger.sums.set(scratch.sums);
+  bigger.sumStamp.set(scratch.sumStamp);
+  bigger.currentStamp.set(scratch.currentStamp);
+  bigger.fullStamp.set(scratch.fullStamp);
+  scratch.capacity = bigger.capacity;
+  scratch.sums = bigger.sums;
+  scratch.sumStamp = bigger.sumStamp;
+  scratch.currentStamp = bigger.currentStamp;
+  scratch.fullStamp = bigger.fullStamp;
+}
+
+/**
+ * Makes room for `count` more stamps, clearing the arrays when the counter would wrap. Reserved for a
+ * whole call before it starts, so no clearing ever happens between a call's stamps.
+ */
+function reserveStamps(scratch: Scratch, count: number): void {
+  if (scratch.stamp + count < 0xffffffff) return;
+  scratch.sumStamp.fill(0);
+  scratch.currentStamp.fill(0);
+  scratch.fullStamp.fill(0);
+  scratch.stamp = 0;
+}
+
+const nextStamp = (scratch: Scratch): number => ++scratch.stamp;
+
+/** Distinct customers of one week, by platform slot. */
+interface WeekUsers {
+  readonly week: number;
+  /** The stamp of this week's cells in the scratch. */
+  readonly stamp: number;
+  /** Seeded customers of the window's rows in this week. */
+  readonly current: Int32Array;
+  /** Seeded customers of all of this week's rows (the window's and, for the first weeks, those before it). */
+  readonly full: Int32Array;
+  /** Other customers (userIds) of the window's rows in this week. */
+  readonly currentKeyed: (Set<number | string> | undefined)[];
+  /** Other customers of the rows of this week before the window's start. */
+  readonly beforeKeyed: (Set<number | string> | undefined)[];
+}
+
+function addTo(sets: (Set<number | string> | undefined)[], slot: number, who: number | string): void {
+  let set = sets[slot];
+  if (set === undefined) {
+    set = new Set();
+    sets[slot] = set;
+  }
+  set.add(who);
+}
+
+/** Distinct customers of a platform over a whole week: those of the window and those before it. */
+function weekSize(entry: WeekUsers | undefined, slot: number): number {
+  if (entry === undefined) return 0;
+  const seeded = entry.full[slot] ?? 0;
+  const current = entry.currentKeyed[slot];
+  const before = entry.beforeKeyed[slot];
+  if (before === undefined) return seeded + (current?.size ?? 0);
+  if (current === undefined) return seeded + before.size;
+  let n = before.size;
+  for (const who of current) if (!before.has(who)) n++;
+  return seeded + n;
+}
+
 export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<string> | undefined) {
-  const included = (row: number): boolean =>
-    platforms === undefined || platforms.has(PLATFORMS[org.table.platform[row] ?? 0] ?? '');
-  const perPlatform = new Map<string, Map<number | string, number>>();
-  // Week start, then platform name: maps of maps rather than a key string built per row.
-  const weekUsers = new Map<number, Map<string, Set<number | string>>>();
+  const t = org.table;
+  // Platforms by their number in the table; one more slot for a number outside PLATFORMS (named '').
+  const names = [...PLATFORMS, ''];
+  const other = PLATFORMS.length;
+  const included = names.map((name) => platforms === undefined || platforms.has(name));
+  const scratch = scratchOf(org);
+  // One stamp for the call and one per week the scan can meet (the week before the window's first, to
+  // the window's last).
+  const weeksSpanned = Math.floor((window.to - weekStart(window.from)) / WEEK) + 3;
+  reserveStamps(scratch, Math.max(3, weeksSpanned));
+  const call = nextStamp(scratch);
+  /** Seeded customers with messages summed in this call, by slot. */
+  const touched: number[][] = names.map(() => []);
+  const keyedSums: (Map<number | string, number> | undefined)[] = [];
+  const weeks: WeekUsers[] = [];
   const funnel = { conversations: 0, responded: 0, assigned: 0, closed: 0, rated: 0 };
-  forEachInWindow(org, window, false, (row) => {
-    if (!included(row)) return;
-    const platform = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-    let users = perPlatform.get(platform);
-    if (users === undefined) {
-      users = new Map();
-      perPlatform.set(platform, users);
+  // One pass from the calendar week before the window's first week: the growth of a week compares it
+  // with the whole previous week, which for the first weeks begins before the window does.
+  const index = org.byCreated;
+  const lo = index.lowerBound(weekStart(window.from) - WEEK);
+  const start = index.lowerBound(window.from);
+  const hi = index.upperBound(window.to);
+  let entry: WeekUsers | undefined;
+  let weekEnd = Number.NEGATIVE_INFINITY;
+  for (let pos = lo; pos < hi; pos++) {
+    const row = index.rowAt(pos);
+    const raw = t.platform[row] ?? 0;
+    const slot = raw < other ? raw : other;
+    if (!included[slot]) continue;
+    const created = t.createdAt[row] ?? 0;
+    // Rows come oldest first, so a week starts only where the previous one ended.
+    if (entry === undefined || created >= weekEnd) {
+      const week = weekStart(created);
+      entry = {
+        week,
+        stamp: nextStamp(scratch),
+        current: new Int32Array(SLOTS),
+        full: new Int32Array(SLOTS),
+        currentKeyed: [],
+        beforeKeyed: [],
+      };
+      weeks.push(entry);
+      weekEnd = week + WEEK;
     }
-    const who = customerKey(org, row);
-    users.set(who, (users.get(who) ?? 0) + (org.table.msgUser[row] ?? 0));
-    const week = weekStart(org.table.createdAt[row] ?? 0);
-    let platforms = weekUsers.get(week);
-    if (platforms === undefined) {
-      platforms = new Map();
-      weekUsers.set(week, platforms);
+    const inWindow = pos >= start;
+    const customer = t.hasFlag(row, FLAG_INGESTED) ? -1 : (t.customer[row] ?? 0);
+    if (customer >= 0 && customer < MAX_SCRATCH_CUSTOMERS) {
+      if (customer >= scratch.capacity) grow(scratch, customer);
+      const cell = customer * SLOTS + slot;
+      if (scratch.fullStamp[cell] !== entry.stamp) {
+        scratch.fullStamp[cell] = entry.stamp;
+        entry.full[slot] = (entry.full[slot] ?? 0) + 1;
+      }
+      if (!inWindow) continue;
+      if (scratch.currentStamp[cell] !== entry.stamp) {
+        scratch.currentStamp[cell] = entry.stamp;
+        entry.current[slot] = (entry.current[slot] ?? 0) + 1;
+      }
+      if (scratch.sumStamp[cell] !== call) {
+        scratch.sumStamp[cell] = call;
+        scratch.sums[cell] = 0;
+        touched[slot]?.push(customer);
+      }
+      scratch.sums[cell] = (scratch.sums[cell] ?? 0) + (t.msgUser[row] ?? 0);
+    } else {
+      const who = customerKey(org, row);
+      if (!inWindow) {
+        addTo(entry.beforeKeyed, slot, who);
+        continue;
+      }
+      addTo(entry.currentKeyed, slot, who);
+      let users = keyedSums[slot];
+      if (users === undefined) {
+        users = new Map();
+        keyedSums[slot] = users;
+      }
+      users.set(who, (users.get(who) ?? 0) + (t.msgUser[row] ?? 0));
     }
-    let set = platforms.get(platform);
-    if (set === undefined) {
-      set = new Set();
-      platforms.set(platform, set);
-    }
-    set.add(who);
     funnel.conversations++;
-    if (org.table.responded(row)) funnel.responded++;
-    if ((org.table.assignee[row] ?? -1) >= 0) funnel.assigned++;
-    if (org.table.status[row] === 3) funnel.closed++;
-    if ((org.table.csat[row] ?? -1) > 0) funnel.rated++;
-  });
-  const engagementPercentiles = [...perPlatform.entries()]
-    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .map(([platform, users]) => {
-      const counts = [...users.values()].sort((a, b) => a - b);
+    if (t.responded(row)) funnel.responded++;
+    if ((t.assignee[row] ?? -1) >= 0) funnel.assigned++;
+    if (t.status[row] === 3) funnel.closed++;
+    if ((t.csat[row] ?? -1) > 0) funnel.rated++;
+  }
+  const engagementPercentiles = names
+    .flatMap((platform, slot) => {
+      const seeded = touched[slot] ?? [];
+      const keyed = keyedSums[slot];
+      return seeded.length === 0 && keyed === undefined ? [] : [{ platform, slot, seeded, keyed }];
+    })
+    .sort((a, b) => (a.platform < b.platform ? -1 : 1))
+    .map(({ platform, slot, seeded, keyed }) => {
+      // Sorted natively: a comparator function per comparison is what the native sort avoids.
+      const counts = new Float64Array(seeded.length + (keyed?.size ?? 0));
+      let i = 0;
+      for (const customer of seeded) counts[i++] = scratch.sums[customer * SLOTS + slot] ?? 0;
+      if (keyed !== undefined) for (const n of keyed.values()) counts[i++] = n;
+      counts.sort();
       return {
         platform,
         p25MessagesPerUser: percentile(counts, 0.25),
@@ -317,24 +492,35 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
         p75MessagesPerUser: percentile(counts, 0.75),
       };
     });
-  const previousWeekUsers = previousWeekCounter(org);
-  const growthTrends = [...weekUsers.entries()]
-    .flatMap(([week, platforms]) =>
-      [...platforms.entries()].map(([platform, users]) => ({ week, platform, users })),
-    )
-    .map(({ week, platform, users }) => {
-      const previous = previousWeekUsers(week, platform);
-      const current = users.size;
-      return {
-        week: new Date(week).toISOString(),
-        platform,
-        currentWeekUsers: current,
+  const byWeek = new Map(weeks.map((w) => [w.week, w]));
+  const growthTrends: {
+    week: string;
+    platform: string;
+    currentWeekUsers: number;
+    previousWeekUsers: number;
+    growthPercentage: number;
+  }[] = [];
+  for (const { week, current, currentKeyed } of weeks) {
+    let text: string | undefined;
+    const previousWeek = byWeek.get(week - WEEK);
+    for (let slot = 0; slot < SLOTS; slot++) {
+      const count = (current[slot] ?? 0) + (currentKeyed[slot]?.size ?? 0);
+      if (count === 0) continue;
+      text ??= new Date(week).toISOString();
+      const previous = weekSize(previousWeek, slot);
+      growthTrends.push({
+        week: text,
+        platform: names[slot] ?? '',
+        currentWeekUsers: count,
         previousWeekUsers: previous,
         growthPercentage:
-          previous === 0 ? (current > 0 ? 100 : 0) : round2(((current - previous) / previous) * 100),
-      };
-    })
-    .sort((a, b) => (a.week < b.week ? -1 : a.week > b.week ? 1 : a.platform < b.platform ? -1 : 1));
+          previous === 0 ? (count > 0 ? 100 : 0) : round2(((count - previous) / previous) * 100),
+      });
+    }
+  }
+  growthTrends.sort((a, b) =>
+    a.week < b.week ? -1 : a.week > b.week ? 1 : a.platform < b.platform ? -1 : 1,
+  );
   const pct = (n: number): number =>
     funnel.conversations === 0 ? 0 : round2((n / funnel.conversations) * 100);
   const conversionFunnel = (Object.keys(funnel) as (keyof typeof funnel)[]).map((stage) => ({
@@ -343,30 +529,4 @@ export function engagement(org: OrgData, window: Window, platforms: ReadonlySet<
     percentage: pct(funnel[stage]),
   }));
   return { engagementPercentiles, growthTrends, conversionFunnel };
-}
-
-/**
- * Distinct customers per platform in the whole calendar week before `week` (not clipped to the
- * window), computed once per week.
- */
-function previousWeekCounter(org: OrgData): (week: number, platform: string) => number {
-  const cache = new Map<number, Map<string, Set<number | string>>>();
-  return (week, platform) => {
-    let byPlatform = cache.get(week);
-    if (byPlatform === undefined) {
-      const built = new Map<string, Set<number | string>>();
-      forEachInWindow(org, { from: week - WEEK, to: week - 1 }, false, (row) => {
-        const name = PLATFORMS[org.table.platform[row] ?? 0] ?? '';
-        let users = built.get(name);
-        if (users === undefined) {
-          users = new Set();
-          built.set(name, users);
-        }
-        users.add(customerKey(org, row));
-      });
-      cache.set(week, built);
-      byPlatform = built;
-    }
-    return byPlatform.get(platform)?.size ?? 0;
-  };
 }
