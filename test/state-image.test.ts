@@ -2,14 +2,18 @@
  * The engine image a snapshot holds (`mocks/engine/store/image.ts`): put back into another engine of
  * the same origin it answers byte for byte as the engine it was taken from, and ids go on from the
  * same counter; a state holding what it cannot restore (a function, an unknown class) is refused
- * rather than written.
+ * rather than written. The image (format 2) lists its class instances by reference, so a restore
+ * touches only them; an image of format 1 (the layout before) still restores, by its walk.
  */
+
+import { deserialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
 import { createEngine, type Engine } from '../mocks/engine/engine.ts';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
 import { captureImage, restoreImage } from '../mocks/engine/store/image.ts';
 import type { ImageAccess } from '../mocks/engine/store/types.ts';
+import { captureImageFormat1 } from './support/snapshot-format-1.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 
@@ -45,32 +49,79 @@ const read = async (engine: Engine, path: string, key: string): Promise<string> 
     })
   ).text();
 
+async function engineWithCases(): Promise<{ engine: Engine; image: ImageAccess }> {
+  const from = await engineWithImage();
+  for (let i = 0; i < 40; i += 1) {
+    from.engine.run({
+      type: 'moderation.submit',
+      organizationId: 'org_acme',
+      submission: sampleSubmission({ externalId: `image-${i}` }),
+    });
+  }
+  from.engine.run({ type: 'clock.advance', ms: 90_000 });
+  return from;
+}
+
+/** `to` answers every read byte for byte as `from`, and issues the same next ids. */
+async function expectSameEngine(from: Engine, to: Engine): Promise<void> {
+  const key = from.admin.listKeys().find((k) => k.organizationId === 'org_acme' && k.status === 'active')
+    ?.key as string;
+  const caseIds = [...from.state.moderation.byCaseId.keys()];
+  expect(caseIds).toHaveLength(40);
+  for (const path of ['/v0/agents', '/__mock/clock', ...caseIds.map((id) => `/v0/moderation/cases/${id}`)])
+    expect(await read(to, path, key)).toBe(await read(from, path, key));
+  const next = (engine: Engine) =>
+    engine.run({
+      type: 'moderation.submit',
+      organizationId: 'org_acme',
+      submission: sampleSubmission({ externalId: 'after-image' }),
+    });
+  expect(next(to)).toEqual(next(from));
+}
+
 describe('the engine image of a snapshot', () => {
   it('put into another engine of the same origin, answers byte for byte and issues the same next ids', async () => {
-    const from = await engineWithImage();
-    for (let i = 0; i < 40; i += 1) {
-      from.engine.run({
-        type: 'moderation.submit',
-        organizationId: 'org_acme',
-        submission: sampleSubmission({ externalId: `image-${i}` }),
-      });
-    }
-    from.engine.run({ type: 'clock.advance', ms: 90_000 });
+    const from = await engineWithCases();
     const to = await engineWithImage();
-    to.image.put(restoreImage(captureImage(from.image.take()), to.image.take()));
-    const key = from.engine.admin
-      .listKeys()
-      .find((k) => k.organizationId === 'org_acme' && k.status === 'active')?.key as string;
-    const caseIds = [...from.engine.state.moderation.byCaseId.keys()];
-    for (const path of ['/v0/agents', '/__mock/clock', ...caseIds.map((id) => `/v0/moderation/cases/${id}`)])
-      expect(await read(to.engine, path, key)).toBe(await read(from.engine, path, key));
-    const next = (engine: Engine) =>
-      engine.run({
-        type: 'moderation.submit',
-        organizationId: 'org_acme',
-        submission: sampleSubmission({ externalId: 'after-image' }),
-      });
-    expect(next(to.engine)).toEqual(next(from.engine));
+    const running = to.image.take();
+    const restored = restoreImage(captureImage(from.image.take()), running);
+    // The running engine's own signer and key values, never the ones the image was taken with.
+    expect(restored.state.replies.signer).toBe(running.state.replies.signer);
+    expect(restored.state.keys.values).toBe(running.state.keys.values);
+    to.image.put(restored);
+    await expectSameEngine(from.engine, to.engine);
+  });
+
+  it('lists its class instances and engine parts by reference (format 2): a restore walks nothing else', async () => {
+    const from = await engineWithCases();
+    const decoded = deserialize(captureImage(from.image.take())) as {
+      state: unknown;
+      tagged: object[];
+      names: string[];
+      slots: [object, unknown, string][];
+    };
+    expect(decoded.tagged.length).toBe(decoded.names.length);
+    expect(new Set(decoded.names)).toEqual(new Set(['ActionTable', 'SortedIndex', 'DataBaseline']));
+    // The clock wherever the state holds it (several parts do), the signer and key values once each.
+    expect(new Set(decoded.slots.map((slot) => slot[2]))).toEqual(new Set(['clock', 'keyValues', 'signer']));
+    expect(decoded.slots.filter((slot) => slot[2] !== 'clock')).toHaveLength(2);
+    const state = decoded.state as { replies: object; keys: object };
+    // The slots' holders are the decoded state's own objects (shared references), not copies.
+    expect(decoded.slots.find((slot) => slot[2] === 'signer')?.[0]).toBe(state.replies);
+    expect(decoded.slots.find((slot) => slot[2] === 'keyValues')?.[0]).toBe(state.keys);
+  });
+
+  it('an image of format 1 (the layout before) restores and answers byte for byte; one of another layout is refused', async () => {
+    const from = await engineWithCases();
+    const old = captureImageFormat1(from.image.take());
+    const to = await engineWithImage();
+    to.image.put(restoreImage(old, to.image.take(), 1));
+    await expectSameEngine(from.engine, to.engine);
+    const other = await engineWithImage();
+    expect(() => restoreImage(old, other.image.take(), 2)).toThrow(/not of format 2/);
+    expect(() => restoreImage(captureImage(from.image.take()), other.image.take(), 1)).toThrow(
+      /not of format 1/,
+    );
   });
 
   it('refuses a state it could not restore exactly (a function, an unknown class)', async () => {

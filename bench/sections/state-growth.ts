@@ -42,7 +42,7 @@ const keys = mockKeys();
 const ARGS = ['--seed', '42', '--clock', 'frozen'];
 
 /** The i-th command of the mix (the same for both stores), as the file store writes it. */
-function commandLine(i: number, real: number): string {
+export function commandLine(i: number, real: number): string {
   const kind = i % 10;
   const command =
     kind === 0

@@ -136,7 +136,8 @@ export function openStateFile(
   const base = found.base ?? 0;
   const logged = Math.max(0, lines - 1);
   const epoch = found.epoch ?? null;
-  const snapshot: Snapshot | undefined =
+  // Let go once restored: the attached store would otherwise hold the snapshot's bytes for good.
+  let snapshot: Snapshot | undefined =
     lines === 0
       ? undefined
       : loadLatestSnapshot(path, { fingerprint: found.fingerprint, epoch }, base, base + logged, notes);
@@ -177,6 +178,8 @@ export function openStateFile(
           writeSync(fd, header);
           fdatasyncSync(fd);
           keep = Buffer.byteLength(header);
+          // The entries start after the new header: a first compaction must not copy it again.
+          keepOffset = keep;
         } else ftruncateSync(fd, keep);
       } catch (cause) {
         throw new StateStoreError(
@@ -189,10 +192,11 @@ export function openStateFile(
       let snapshotInfo: { position: number; at: string } | null = null;
       if (snapshot !== undefined) {
         if (progress !== undefined) progress.phase = 'snapshot';
-        image.put(restoreImage(snapshot.image, image.take()));
+        image.put(restoreImage(snapshot.image, image.take(), snapshot.header['cca-kit-snapshot']));
         snapshotAt = snapshot.header.position;
         keepPosition = Math.min(snapshotAt, base + logged);
         snapshotInfo = { position: snapshotAt, at: snapshot.header.createdAt };
+        snapshot = undefined;
       }
       await replayInSteps(entries ?? entriesIn(fd), total, apply, progress);
       let position = snapshotAt + total;

@@ -245,7 +245,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
     const lastId = found?.header.lastId;
     if (found === undefined || lastId === undefined || compareIds(lastId, atLeast) < 0) return false;
     if (parts.progress !== undefined && parts.progress.phase !== 'ready') parts.progress.phase = 'snapshot';
-    image.put(restoreImage(found.image, image.take()));
+    image.put(restoreImage(found.image, image.take(), found.header['cca-kit-snapshot']));
     position = lastId;
     applied = found.header.position;
     snapshotAt = applied;

@@ -8,8 +8,14 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-/** Bumped with any change of the image's layout; a snapshot of another is refused (the log is used). */
-export const SNAPSHOT_FORMAT = 1;
+/**
+ * Bumped with any change of the image's layout (`image.ts`): the format a snapshot is written in. A
+ * snapshot of a format this version cannot read is refused (the previous snapshot or the log is used).
+ * 1: the image lists its class instances by walk order; 2: by reference (no walk to restore).
+ */
+export const SNAPSHOT_FORMAT = 2;
+/** The formats this version reads: the image is restored by the layout its header names. */
+export const READABLE_FORMATS: readonly number[] = [1, 2];
 
 export interface SnapshotHeader {
   readonly 'cca-kit-snapshot': number;
@@ -64,8 +70,8 @@ export function decodeSnapshot(bytes: Uint8Array, expected: SnapshotExpectation)
   } catch {
     return 'its header is not JSON';
   }
-  if (header['cca-kit-snapshot'] !== SNAPSHOT_FORMAT)
-    return `format ${JSON.stringify(header['cca-kit-snapshot'])}, this version reads ${SNAPSHOT_FORMAT}`;
+  if (!READABLE_FORMATS.includes(header['cca-kit-snapshot']))
+    return `format ${JSON.stringify(header['cca-kit-snapshot'])}, this version reads ${READABLE_FORMATS.join(' and ')}`;
   if (header.fingerprint !== expected.fingerprint) return 'written for another origin (fingerprint)';
   if ((header.epoch ?? null) !== expected.epoch)
     return `of another log (epoch ${header.epoch ?? 'none'}, the log's is ${expected.epoch ?? 'none'})`;
