@@ -44,6 +44,11 @@ export function mockKeys(engine?: Engine): Keys {
   put('ingest', find(adPolicy, 'import'));
   put('otherOrgRead', find(other, 'reporting'));
   put('noModerationWrite', find(other, 'write') ?? find(other, 'read_write'));
+  // A second organization in ad_policy mode, when the data set has one (the default one has not).
+  put(
+    'otherOrgWrite',
+    find(orgs.find((o) => o.id !== adPolicy && o.moderationMode === 'ad_policy')?.id, 'write'),
+  );
   // The mock supplies its own expired and revoked keys (a live target's only the user can give).
   const inactive = (status: string): string | undefined =>
     known.find((k) => k.organizationId === adPolicy && k.status === status)?.key ?? undefined;

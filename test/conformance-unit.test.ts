@@ -334,8 +334,8 @@ describe('laws and the rules catalog', () => {
 
 describe('mock-only rules on a live target', () => {
   it('a rule whose catalog check is mock-only is never reported as a passed must, even when a passing law names it', async () => {
-    // ORG-MODERATION-EXTERNALID-PER-ORGANIZATION: audited `must`, but checked on the mock only.
-    const id = 'ORG-MODERATION-EXTERNALID-PER-ORGANIZATION';
+    // MOD-NO-FALLBACK-OLD-EVALUATION: audited `must`, but checked on the mock only.
+    const id = 'MOD-NO-FALLBACK-OLD-EVALUATION';
     const laws: Law[] = [
       {
         id: 'u.names-mock-only',

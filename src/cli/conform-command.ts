@@ -28,6 +28,7 @@ export const CONFORM_USAGE = `Usage: cca-kit conform --base-url URL [options]
 
 Keys (environment only): CCA_READ_KEY (Reporting), CCA_WRITE_KEY (Write), CCA_INGEST_KEY (Import);
   optional CCA_OTHER_ORG_READ_KEY (a Reporting key of another organization, isolation checks),
+  CCA_OTHER_ORG_WRITE_KEY (a Write key of another organization also in ad_policy mode),
   CCA_NO_MODERATION_WRITE_KEY (a Write key of an organization without ad_policy mode),
   CCA_EXPIRED_KEY (a key past its expiry), CCA_REVOKED_KEY (a revoked key) and CCA_READ_WRITE_KEY
   (a Read-and-write key of the read key's organization: agent saved searches through execute).

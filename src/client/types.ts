@@ -6,6 +6,8 @@ export type KeyRole =
   | 'write'
   | 'ingest'
   | 'otherOrgRead'
+  /** A Write key of another organization, also in `ad_policy` mode (moderation ids per organization). */
+  | 'otherOrgWrite'
   | 'noModerationWrite'
   | 'expired'
   | 'revoked'
@@ -18,6 +20,7 @@ export const KEY_ENV: Readonly<Record<KeyRole, string>> = {
   write: 'CCA_WRITE_KEY',
   ingest: 'CCA_INGEST_KEY',
   otherOrgRead: 'CCA_OTHER_ORG_READ_KEY',
+  otherOrgWrite: 'CCA_OTHER_ORG_WRITE_KEY',
   noModerationWrite: 'CCA_NO_MODERATION_WRITE_KEY',
   expired: 'CCA_EXPIRED_KEY',
   revoked: 'CCA_REVOKED_KEY',
@@ -29,6 +32,7 @@ export const KEY_ROLES: readonly KeyRole[] = [
   'write',
   'ingest',
   'otherOrgRead',
+  'otherOrgWrite',
   'noModerationWrite',
   'expired',
   'revoked',

@@ -101,6 +101,12 @@ const KEY_PROBES: Readonly<Partial<Record<KeyRole, RequestSpec>>> = {
     json: { fields: [] },
     auth: 'write',
   },
+  otherOrgWrite: {
+    method: 'PATCH',
+    path: '/v0/actions/cca-conform-preflight-no-such-action/custom-fields',
+    json: { fields: [] },
+    auth: 'otherOrgWrite',
+  },
   noModerationWrite: {
     method: 'PATCH',
     path: '/v0/actions/cca-conform-preflight-no-such-action/custom-fields',

@@ -9,15 +9,18 @@ import { docsLaws } from './docs.ts';
 import { swaggerUiAssets } from './docs-assets.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
+import { ingestionIdentity } from './ingestion-identity.ts';
 import { inputLaws } from './inputs.ts';
 import { listCalendarDates } from './inputs-calendar.ts';
 import { moderationLaws } from './moderation.ts';
 import { decisionsOfSensitiveContent } from './moderation-decisions.ts';
+import { moderationExternalIdPerOrganization } from './moderation-organizations.ts';
 import { pagingLaws } from './paging.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
 import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from './parameters-tags.ts';
 import { analyticsWindows } from './parameters-windows.ts';
 import { readsAgree } from './reads-agree.ts';
+import { fullFilterNoRespondedDefault } from './responded-default.ts';
 import { schemaLaws } from './schemas.ts';
 import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
@@ -37,6 +40,7 @@ export const allLaws: readonly Law[] = [
   sharedIds,
   ...pagingLaws,
   ...windowLaws,
+  fullFilterNoRespondedDefault,
   agentWindowDateRules,
   // Every listed parameter has an effect: group `parameters`.
   analyticsWindows,
@@ -54,8 +58,10 @@ export const allLaws: readonly Law[] = [
   listCalendarDates,
   ...customFieldLaws,
   ...moderationLaws,
+  moderationExternalIdPerOrganization,
   decisionsOfSensitiveContent,
   ...ingestionLaws,
+  ingestionIdentity,
   ...statefulLaws,
   // The agent interface (MCP, spec 4.18): group `agent`, `--skip agent` leaves it out.
   ...agentLaws,

@@ -28,10 +28,27 @@ export interface Mutant {
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const obj = (v: unknown): Json => (isObj(v) ? v : {});
 const mapData = (body: unknown, f: (item: Json) => Json): unknown =>
   isObj(body) && Array.isArray(body['data'])
     ? { ...body, data: body['data'].map((i) => (isObj(i) ? f(i) : i)) }
     : body;
+
+/** Rewrites the JSON request body of some operations before the engine sees it. */
+function rewriteBody(operationIds: readonly string[], edit: (body: unknown) => unknown): Hook {
+  return rewriteRequest(operationIds, async (request) => {
+    const text = await request.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return new Request(request.url, { method: request.method, headers: request.headers, body: text });
+    }
+    const headers = new Headers(request.headers);
+    headers.delete('content-length');
+    return new Request(request.url, { method: request.method, headers, body: JSON.stringify(edit(body)) });
+  });
+}
 
 function setQuery(request: Request, edit: (q: URLSearchParams) => void): Promise<Request> {
   const url = new URL(request.url);
@@ -618,6 +635,58 @@ export const MUTANTS: readonly Mutant[] = [
         t.replaceAll('swagger-ui-bundle.js', 'swagger-ui-bundle.missing.js'),
       ),
   },
+  {
+    id: 'fullfilter-keeps-responded-default',
+    description:
+      'the action list applies its responded default with fullFilter too (unresponded matches left out)',
+    expect: ['LIST-FULLFILTER-NO-RESPONDED-DEFAULT'],
+    hook: () =>
+      rewriteRequest(['listActions'], (r) =>
+        setQuery(r, (q) => {
+          const fullFilter = q.get('fullFilter');
+          if (fullFilter !== null && fullFilter.length < 9_000)
+            q.set('fullFilter', `${fullFilter}+responded=true`);
+        }),
+      ),
+  },
+  {
+    id: 'ingest-resend-new-records',
+    description: 'ingestion takes every record it receives as new: a resent batch makes its records again',
+    expect: ['ID-INGEST-EXTERNALID-RETRIES'],
+    hook: () => {
+      let sends = 0;
+      return rewriteBody(['ingestRecords'], (body) => {
+        sends += 1;
+        if (!isObj(body) || !Array.isArray(body['records'])) return body;
+        const records = body['records'].map((r) =>
+          isObj(r) && typeof r['externalId'] === 'string'
+            ? { ...r, externalId: `${r['externalId']}#${sends}` }
+            : r,
+        );
+        return { ...body, records };
+      });
+    },
+  },
+  ...(['serverId', 'platform'] as const).map(
+    (part): Mutant => ({
+      id: `ingest-identity-ignores-${part}`,
+      description: `ingestion identifies a record without its ${part}: the same externalId under another ${part} is taken as the record already stored`,
+      expect: ['ID-INGEST-RECORD-IDENTITY'],
+      hook: () => {
+        // The first batch value each record externalId came with; later batches are put back under it.
+        const first = new Map<string, unknown>();
+        return rewriteBody(['ingestRecords'], (body) => {
+          if (!isObj(body) || !Array.isArray(body['records'])) return body;
+          const ids = body['records'].flatMap((r) =>
+            isObj(r) && typeof r['externalId'] === 'string' ? [r['externalId']] : [],
+          );
+          const earlier = ids.map((id) => first.get(id)).find((v) => v !== undefined);
+          for (const id of ids) if (!first.has(id)) first.set(id, body[part]);
+          return earlier === undefined ? body : { ...body, [part]: earlier };
+        });
+      },
+    }),
+  ),
   // ---------------------------------------------------------------- controls: not faults
   {
     id: 'control-extra-unknown-field',
@@ -688,5 +757,40 @@ export const MUTANTS: readonly Mutant[] = [
     expect: [],
     control: true,
     hook: () => rewriteJson('all', (b) => (isObj(b) ? Object.fromEntries(Object.entries(b).reverse()) : b)),
+  },
+];
+
+/**
+ * Faults only a target with two organizations in ad_policy mode shows (the default data set has one):
+ * their test switches the second organization to ad_policy first. Not part of MUTANTS for that reason.
+ */
+export const TWO_AD_POLICY_MUTANTS: readonly Mutant[] = [
+  {
+    id: 'moderation-externalid-global',
+    description:
+      'moderation externalIds are unique across organizations: a second organization submitting one already used elsewhere gets 409',
+    expect: ['ORG-MODERATION-EXTERNALID-PER-ORGANIZATION'],
+    hook: () => {
+      const owner = new Map<string, string>();
+      return (handle) => async (request, context) => {
+        if (operationOf(request) !== 'submitModerationCase') return handle(request, context);
+        const key = request.headers.get('x-api-key') ?? '';
+        let externalId: unknown;
+        try {
+          externalId = obj(await request.clone().json())['externalId'];
+        } catch {
+          return handle(request, context);
+        }
+        if (typeof externalId !== 'string') return handle(request, context);
+        const first = owner.get(externalId);
+        if (first !== undefined && first !== key)
+          return new Response(
+            JSON.stringify({ success: false, error: `externalId ${externalId} already exists` }),
+            { status: 409, headers: { 'content-type': 'application/json' } },
+          );
+        owner.set(externalId, key);
+        return handle(request, context);
+      };
+    },
   },
 ];

@@ -1320,6 +1320,7 @@ def make_keys():
         "CCA_INGEST_KEY": ("ingest.A." + hashlib.sha256(b"ingest").hexdigest(), "org_A", "ingest ingest:read",
                            t + 30 * DAY, 0),
         "CCA_OTHER_ORG_READ_KEY": ("cca_r~B.00000000000000000042", "org_B", "read", t + 90 * DAY, 0),
+        "CCA_OTHER_ORG_WRITE_KEY": ("cca_w~B.write.00000000000000000043", "org_B", "write", t + 90 * DAY, 0),
         "CCA_NO_MODERATION_WRITE_KEY": ("cca_w~C|no-mod|" + "x" * 7, "org_C", "write", t + 90 * DAY, 0),
         "CCA_EXPIRED_KEY": ("cca_r~A.expired.2025", "org_A", "read write", t - DAY, 0),
         "CCA_REVOKED_KEY": ("cca_r~A.revoked#1", "org_A", "read write", t + 90 * DAY, 1),
