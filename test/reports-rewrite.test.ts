@@ -1,5 +1,5 @@
 /**
- * The report functions of mocks/engine/data/reports.ts were rewritten for speed (one pass, numbered
+ * The report functions of mocks/engine/records/reports.ts were rewritten for speed (one pass, numbered
  * platforms, counters in arrays). Their answers must not change by a byte: each is compared here with
  * the straightforward version it replaced (kept below as the reference), over random windows of every
  * organization, with ingested actions (customers keyed by userId, scores as loaded) mixed in.
@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { resolutionQualityOf, rubricScoreOf, sentimentChangeOf } from '../fixtures/generate/derive.ts';
 import { FLAG_INGESTED, NULL_SCORE } from '../fixtures/generate/table.ts';
 import { PLATFORMS } from '../fixtures/generate/types.ts';
+import { createEngine, type Engine } from '../mocks/engine/index.ts';
 import {
   dayOf,
   type Metrics,
@@ -16,13 +17,12 @@ import {
   round2,
   type Workload,
   weekStart,
-} from '../mocks/engine/data/analytics.ts';
-import type { Window } from '../mocks/engine/data/dates.ts';
-import type { ActionExtras, ActionScores } from '../mocks/engine/data/ingest-types.ts';
-import { forEachInWindow } from '../mocks/engine/data/query.ts';
-import { agentDetail, agentReport, engagement, queueReport } from '../mocks/engine/data/reports.ts';
-import { type OrgData, orgData } from '../mocks/engine/data/state.ts';
-import { createEngine, type Engine } from '../mocks/engine/index.ts';
+} from '../mocks/engine/records/analytics.ts';
+import type { Window } from '../mocks/engine/records/dates.ts';
+import type { ActionExtras, ActionScores } from '../mocks/engine/records/ingest-types.ts';
+import { forEachInWindow } from '../mocks/engine/records/query.ts';
+import { agentDetail, agentReport, engagement, queueReport } from '../mocks/engine/records/reports.ts';
+import { type OrgData, orgData } from '../mocks/engine/records/state.ts';
 import { keyOf } from './support/keys.ts';
 
 const WEEK = 7 * 86_400_000;

@@ -4,7 +4,7 @@
  * graph meets them. Tests write it to prove a snapshot of the previous format still loads.
  */
 import { serialize } from 'node:v8';
-import { LazyMap } from '../../mocks/engine/data/lazy-map.ts';
+import { LazyMap } from '../../mocks/engine/records/lazy-map.ts';
 import type { EngineImage } from '../../mocks/engine/store/types.ts';
 
 const PLAIN = new Set<unknown>([Object.prototype, Array.prototype, Map.prototype, Set.prototype, null]);
