@@ -11,6 +11,7 @@ import {
   sentimentChangeOf,
 } from '../../../fixtures/generate/derive.ts';
 import { FLAG_INGESTED, NULL_SCORE } from '../../../fixtures/generate/table.ts';
+import type { components } from '../../../src/contract/types.ts';
 import type { ActionScores } from './ingest-types.ts';
 import type { OrgData } from './state.ts';
 
@@ -51,19 +52,8 @@ class Mean {
   }
 }
 
-export interface Metrics {
-  totalActions: number;
-  totalMessages: number;
-  totalAgentMessages: number;
-  totalUserMessages: number;
-  averageCsat: number;
-  averageResponseTime: number;
-  averageHandleTime: number;
-  averageEstimatedCsat: number;
-  averageResolutionQuality: number;
-  averageSentimentChange: number;
-  averageRubricScore: number;
-}
+/** The contract's Metrics schema: what every figure of an agent or queue row is made of. */
+export type Metrics = components['schemas']['Metrics'];
 
 export interface Workload {
   active: number;
