@@ -45,16 +45,23 @@ const nthOfEach = (n: number): Choices =>
 /** The second and the last value of every point: each alternative of a two-valued point, and more. */
 const EXAMPLES: Choices[] = [nthOfEach(Number.POSITIVE_INFINITY), nthOfEach(1)];
 
+/** The one law the seeded mock cannot run, for want of a second ad_policy organization's write key. */
+const isNoSecondAdPolicyKey = (lawId: string, reason: string): boolean =>
+  lawId === 'moderation.externalid-per-organization' && reason === 'needs CCA_OTHER_ORG_WRITE_KEY (not set)';
+
 /** The rules that failed (or warned) with these choices, and anything the mock itself got wrong. */
 async function runSuite(choices: Choices): Promise<string[]> {
   const running = await startMockTarget({ seed: 42, choices });
   try {
     const report = await runConformance({ target: running.target, seed: 7, runs: 3 }, { laws: allLaws });
-    // A failure, and a law a choice kept from running (that would hide a false alarm).
+    // A failure, and a law a choice kept from running (that would hide a false alarm). One law is
+    // never run here, whatever the choices: the seeded data set has one organization in ad_policy
+    // mode, so there is no CCA_OTHER_ORG_WRITE_KEY (test/must-live-laws.test.ts runs it on a mock
+    // with a second one).
     const problems = report.laws.flatMap((l) =>
       l.outcome.kind === 'failed'
         ? [`${l.outcome.ruleId} (law ${l.lawId}): ${l.outcome.message}`]
-        : l.outcome.kind === 'not-run'
+        : l.outcome.kind === 'not-run' && !isNoSecondAdPolicyKey(l.lawId, l.outcome.reason)
           ? [`not run: law ${l.lawId}: ${l.outcome.reason}`]
           : [],
     );
