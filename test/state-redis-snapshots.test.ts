@@ -224,28 +224,50 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
     expect(agents[1]).toBe(agents[0]);
   });
 
-  it('kill -9 of a replica while it compacts (a snapshot every 3 writes) loses no acknowledged write', async () => {
-    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '3';
+  it('kill -9 of a replica in the middle of its compaction (it dies holding the snapshot lock) loses no acknowledged write', async () => {
     const store = await startRedis();
     redis = store;
     const args = ['--seed', '42', '--clock', 'frozen', '--state', store.url];
-    replicas = await Promise.all([startMock(args), startMock(args)]);
-    const [a, b] = replicas as [MockProcess, MockProcess];
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '0';
+    const b = await startMock(args);
+    replicas = [b];
     const acknowledged = new Map<string, string>();
-    let stop = false;
-    const writers = [a, a, a, b].map(async (replica, writer) => {
-      for (let i = 0; !stop; i += 1) {
-        const externalId = `kill-${writer}-${i}`;
-        const caseId = await submit(replica.url, externalId);
-        if (caseId !== undefined) acknowledged.set(externalId, caseId);
-        else if (replica === a) return;
+    const watcher = createClient({ url: store.url, RESP: 2 });
+    await watcher.connect();
+    const lock = async (): Promise<boolean> =>
+      (await watcher.sendCommand<string | null>(['GET', 'cca-kit:snapshot:lock'])) !== null;
+    // Until a kill lands inside a compaction: each round a new replica a (the only one that writes
+    // snapshots, every 3 writes) is killed as soon as its lock is seen; the lock still there after
+    // the kill means a died between taking it and removing it, after its snapshot's script or before.
+    let midCompaction = 0;
+    for (let round = 0; round < 8 && midCompaction === 0; round += 1) {
+      process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '3';
+      const a = await startMock(args);
+      process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '0';
+      replicas.push(a);
+      let stop = false;
+      const writers = [a, a, a, b].map(async (replica, writer) => {
+        for (let i = 0; !stop; i += 1) {
+          const externalId = `kill-${round}-${writer}-${i}`;
+          const caseId = await submit(replica.url, externalId);
+          if (caseId !== undefined) acknowledged.set(externalId, caseId);
+          else if (replica === a) return;
+        }
+      });
+      const deadline = performance.now() + scaled(5_000);
+      while (!(await lock()) && performance.now() < deadline);
+      await a.stop('SIGKILL');
+      if (await lock()) {
+        midCompaction += 1;
+        // What its expiry would do a minute later: the next replica may snapshot again.
+        await watcher.sendCommand(['DEL', 'cca-kit:snapshot:lock']);
       }
-    });
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    await a.stop('SIGKILL');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    stop = true;
-    await Promise.all(writers);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stop = true;
+      await Promise.all(writers);
+    }
+    await watcher.close();
+    expect(midCompaction, 'no kill landed inside a compaction in 8 rounds').toBe(1);
     const c = await startMock(args);
     replicas.push(c);
     expect(acknowledged.size).toBeGreaterThan(5);
