@@ -1,8 +1,11 @@
 /**
- * The agent group judges a deployment over either MCP revision: it passes against our own mock over
- * the stateless 2026-07-28 revision as over 2025-11-25 sessions, and a fault that breaks only the
- * stateless revision (a proxy that empties `structuredContent` of stateless `tools/call` answers) fails
- * the 2026-07-28 run, with the revision named in the findings, while the 2025-11-25 run still passes.
+ * The agent group judges a deployment over either MCP revision: a fault that breaks only the stateless
+ * revision (a proxy that empties `structuredContent` of stateless `tools/call` answers) fails the
+ * 2026-07-28 run, with the revision named in the findings, while the 2025-11-25 run through the same
+ * proxy still passes. Every agent law runs in both (the fault reaches every tool call), one case a law:
+ * what is checked is which revision a finding is charged to, not the laws' reach. The clean mock
+ * passing over each revision with every case is test/agent-conformance-mock.test.ts (2026-07-28) and
+ * test/conformance-mock.test.ts (2025-11-25).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -76,12 +79,12 @@ afterAll(async () => {
   await running.close();
 });
 
-async function run(mcpRevision: McpRevision, mcpUrl?: string) {
+async function run(mcpRevision: McpRevision, mcpUrl: string) {
   const report = await runConformance(
     {
-      target: { ...running.target, mcpRevision, ...(mcpUrl === undefined ? {} : { mcpUrl }) },
+      target: { ...running.target, mcpRevision, mcpUrl },
       seed: 7,
-      runs: 3,
+      runs: 1,
     },
     { laws: agentLaws },
   );
@@ -90,14 +93,6 @@ async function run(mcpRevision: McpRevision, mcpUrl?: string) {
 }
 
 describe('cca-kit conform --only agent over both MCP revisions', () => {
-  it('passes against the mock over the stateless 2026-07-28 revision, none left unrun', {
-    timeout: scaled(150_000),
-  }, async () => {
-    const { report, text } = await run('2026-07-28');
-    expect(report.ok, text).toBe(true);
-    expect(report.laws.filter((l) => l.outcome.kind === 'not-run').map((l) => l.lawId)).toEqual([]);
-  });
-
   it('a fault in the stateless revision only: the 2026-07-28 run fails naming it, 2025-11-25 passes', {
     timeout: scaled(250_000),
   }, async () => {

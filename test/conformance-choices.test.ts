@@ -7,8 +7,9 @@
  * counterexample names the one choice that trips the suite.
  *
  * CI runs two fixed combinations (every point at its second value, then at its last), each its own
- * test, and CCA_CHOICES_RUNS random ones (default 2). Run more locally with CCA_CHOICES_RUNS=20 and another
- * CCA_CHOICES_SEED.
+ * test, and CCA_CHOICES_RUNS random ones (default 1: with the default seed it takes the one listed
+ * value neither fixed combination does, noAdPolicyStatus=409; each more is another whole-suite run).
+ * Run more locally with CCA_CHOICES_RUNS=20 and another CCA_CHOICES_SEED.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -26,7 +27,7 @@ import { allLaws } from '../suites/laws/index.ts';
 import { startMockTarget } from '../suites/target.ts';
 import { scaled } from './support/timeouts.ts';
 
-const RUNS = Number(process.env['CCA_CHOICES_RUNS'] ?? 2);
+const RUNS = Number(process.env['CCA_CHOICES_RUNS'] ?? 1);
 const SEED = Number(process.env['CCA_CHOICES_SEED'] ?? 20);
 
 /** Each point's listed values, the default first: fast-check shrinks a value towards it. */
