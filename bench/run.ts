@@ -7,6 +7,7 @@
  *   npm run bench -- --only ''                     # no section: re-render RESULTS.md from the kept results
  *
  *   npm run bench -- --only compare --against a3a4501   # this checkout against another git ref
+ *   (throughput and compare pin the servers and wrk to separate CPUs with taskset; --no-pin does not)
  *   npm run bench -- --only state-growth --sizes 1000000  # state growth at some log lengths only
  *
  *   npm run bench -- --only mutation --mutants 300 --mutation-seed 1 --mutation-runs 3 [--slices auth,docs] [--journal-only]
@@ -23,6 +24,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../test/support/processes.ts';
 import { machine } from './lib/machine.ts';
+import { defaultPinning } from './lib/pin.ts';
 import { type AllResults, renderResults, type Stamped } from './lib/report.ts';
 import type { RouteName } from './lib/routes.ts';
 import { benchKeys, startCcaKit } from './lib/servers.ts';
@@ -114,6 +116,7 @@ const { values } = parseArgs({
     'mutation-runs': { type: 'string' },
     slices: { type: 'string' },
     'journal-only': { type: 'boolean', default: false },
+    'no-pin': { type: 'boolean', default: false },
   },
 });
 
@@ -166,6 +169,7 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
           warmup: quick ? 0.5 : 1,
           outDir,
           generator,
+          pin: values['no-pin'] === true ? null : defaultPinning(),
           ...(values['cpu-prof'] === undefined ? {} : { cpuProfDir: values['cpu-prof'] }),
           log,
           ...(values.routes === undefined ? {} : { routes: values.routes.split(',') as RouteName[] }),
@@ -187,6 +191,7 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
           duration: int(values.duration, quick ? 1 : 2),
         },
         generator,
+        pin: values['no-pin'] === true ? null : defaultPinning(),
         log,
       });
       // One file per compared ref: comparisons against several refs are all kept.

@@ -163,7 +163,9 @@ function throughputSection(section: Stamped<ThroughputResult>): string {
       (t.generator === 'wrk'
         ? "Latency percentiles are wrk's (microsecond resolution); wrk only counts non-2xx/3xx answers, so every route's status is also shown from one probe request. "
         : 'Latency percentiles come from every response time (fractional ms). ') +
-      '**The load generator runs on the same two cores as the server under test.** ' +
+      (t.pinned
+        ? `Servers pinned to CPU ${t.pinned.server} and wrk to CPU ${t.pinned.generator} (taskset): the generator never takes the server's core. `
+        : '**The load generator runs on the same two cores as the server under test.** ') +
       'Every server is its own process: cca-kit through its CLI (`node bin/cca-kit.js mock`), Prism 5.14 (`prism mock contract/openapi.json -v warn`, and with `--dynamic`), ' +
       "the ceiling: a bare `node:http` server answering each route with the very bytes cca-kit answered (recorded first), parsing a write's JSON body first, " +
       `and on GETs \`${CCA_KIT_COMPUTED}\`: cca-kit started with \`--no-answer-cache\`, so every read is computed on every request ` +

@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LoadResult, LoadSettings } from './load.ts';
+import { pinnedCommand } from './pin.ts';
 
 export const WRK = '/usr/bin/wrk';
 
@@ -61,6 +62,8 @@ export async function runWrk(
   baseUrl: string,
   request: WrkRequest,
   settings: LoadSettings,
+  /** The CPUs wrk runs on (taskset's list), when the caller pins it apart from the server. */
+  cpus?: string,
 ): Promise<LoadResult> {
   if (settings.pipelining !== 1)
     throw new RangeError('the wrk runner sends one request at a time per connection');
@@ -83,7 +86,8 @@ export async function runWrk(
       `${baseUrl}${request.path}`,
     ];
     const stdout = await new Promise<string>((resolve, reject) => {
-      execFile(WRK, args, { timeout: (settings.duration + 30) * 1000 }, (error, out, err) => {
+      const [command, argv] = pinnedCommand(WRK, args, cpus);
+      execFile(command, argv, { timeout: (settings.duration + 30) * 1000 }, (error, out, err) => {
         if (error) reject(new Error(`wrk failed: ${error.message}\n${err}`));
         else resolve(out);
       });

@@ -30,6 +30,7 @@ import { join } from 'node:path';
 import { contractDocument } from '../../src/contract/index.ts';
 import { freePort, ROOT } from '../../test/support/processes.ts';
 import { type LoadResult, type LoadSettings, runLoad } from '../lib/load.ts';
+import { type Pinning, pinProcess } from '../lib/pin.ts';
 import type { BenchKeys } from '../lib/routes.ts';
 import { benchKeys, type RunningServer, startCeiling, waitForHttp } from '../lib/servers.ts';
 import { median } from '../lib/stats.ts';
@@ -42,6 +43,8 @@ export interface CompareOptions {
   readonly rounds: number;
   readonly load: LoadSettings;
   readonly generator: 'wrk' | 'autocannon';
+  /** Servers and wrk on separate CPUs (bench/lib/pin.ts); null runs them where the scheduler puts them. */
+  readonly pin: Pinning | null;
   readonly log: (line: string) => void;
 }
 
@@ -92,6 +95,8 @@ export interface CompareResult {
   readonly generator: string;
   /** Whether the other ref ran twice for the A/A calibration (absent: results written before it). */
   readonly calibrated?: boolean;
+  /** The CPUs of servers and wrk (absent: results written before pinning, or not pinned). */
+  readonly pinned?: Pinning | null;
   readonly loadBefore: number;
   readonly loadAfter: number;
   readonly rows: readonly CompareRow[];
@@ -266,6 +271,7 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
     writeFileSync(recordingsFile, JSON.stringify(recordings));
     const ceiling = await startCeiling(recordingsFile);
     servers.push(ceiling);
+    if (options.pin !== null) for (const server of servers) pinProcess(server.pid, options.pin.server);
 
     const hit = async (server: RunningServer, route: CompareRoute, k: BenchKeys): Promise<LoadResult> => {
       const headers = {
@@ -282,6 +288,7 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
             ...(route.body === undefined ? {} : { body: route.body }),
           },
           options.load,
+          options.pin?.generator,
         );
       }
       return runLoad(
@@ -360,6 +367,7 @@ export async function compare(options: CompareOptions): Promise<CompareResult> {
       load: options.load,
       generator: options.generator === 'wrk' && existsSync(WRK) ? 'wrk' : 'autocannon',
       calibrated: true,
+      pinned: options.generator === 'wrk' && existsSync(WRK) ? options.pin : null,
       loadBefore: Math.round(loadBefore * 100) / 100,
       loadAfter: Math.round((loadavg()[0] ?? 0) * 100) / 100,
       rows,
@@ -412,7 +420,7 @@ export function renderCompare(result: CompareResult): string {
   const lines = [
     `### This (${result.thisCommit.slice(0, 7)}) against ${result.against} (${result.againstCommit.slice(0, 7)})`,
     '',
-    `${result.generator}, ${result.load.connections} connections, ${result.rounds} alternating rounds of ${result.load.duration} s per server and route; load average ${result.loadBefore} before, ${result.loadAfter} after (2 cores shared: medians and CPU per request are the figures to trust).`,
+    `${result.generator}, ${result.load.connections} connections, ${result.rounds} alternating rounds of ${result.load.duration} s per server and route; load average ${result.loadBefore} before, ${result.loadAfter} after (2 cores shared: medians and CPU per request are the figures to trust). ${result.pinned ? `Servers pinned to CPU ${result.pinned.server}, wrk to CPU ${result.pinned.generator} (taskset).` : 'Not pinned: servers and the load generator share the cores.'}`,
     '',
     '| route | this req/s | that req/s | ceiling req/s | this ÷ that | this ÷ ceiling | best round this ÷ that | CPU µs/req this / that / ceiling | CPU that ÷ this |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',

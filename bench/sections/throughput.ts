@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type LoadResult, type LoadSettings, runLoad } from '../lib/load.ts';
+import { type Pinning, pinProcess } from '../lib/pin.ts';
 import { rssMb } from '../lib/proc.ts';
 import { type BenchKeys, type BenchRoute, benchRoutes, type RouteName } from '../lib/routes.ts';
 import {
@@ -36,6 +37,8 @@ export interface ThroughputOptions {
   readonly generator?: 'wrk' | 'autocannon';
   /** Profile cca-kit's process (`--cpu-prof`) into this folder. */
   readonly cpuProfDir?: string;
+  /** Servers and wrk on separate CPUs (bench/lib/pin.ts); null or absent: where the scheduler puts them. */
+  readonly pin?: Pinning | null;
   readonly log: (line: string) => void;
 }
 
@@ -78,6 +81,8 @@ export interface ThroughputResult {
   readonly generator: 'wrk' | 'autocannon';
   readonly load: LoadSettings;
   readonly rounds: number;
+  /** The CPUs of servers and wrk (absent: results written before pinning, or not pinned). */
+  readonly pinned?: Pinning | null;
   readonly rows: readonly ThroughputRow[];
   readonly ccaKitRssMb: number | null;
 }
@@ -122,6 +127,8 @@ function merge(results: readonly LoadResult[]): Omit<ServerFigures, 'server' | '
     errors: results.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
   };
 }
+
+const generatorIsWrk = (options: ThroughputOptions): boolean => (options.generator ?? 'wrk') === 'wrk';
 
 export async function throughput(options: ThroughputOptions): Promise<ThroughputResult> {
   const { log, load } = options;
@@ -172,6 +179,9 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
       others.push(server);
     }
 
+    const pin = generatorIsWrk(options) ? (options.pin ?? null) : null;
+    if (pin !== null) for (const server of started) pinProcess(server.pid, pin.server);
+
     const rows: ThroughputRow[] = [];
     for (const route of routes) {
       // Writes take the same path with or without the answer cache: compared on reads only.
@@ -188,7 +198,7 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
         const settings = { ...load, duration };
         runCount++;
         return generator === 'wrk'
-          ? runWrk(server.url, route.wrk(keys, `r${runCount}`), settings)
+          ? runWrk(server.url, route.wrk(keys, `r${runCount}`), settings, pin?.generator)
           : runLoad(server.url, route.requests(keys), settings);
       };
       for (const server of [cca, ...versus]) await measure(server, options.warmup);
@@ -232,6 +242,7 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
       generator: options.generator ?? 'wrk',
       load,
       rounds: options.rounds,
+      pinned: pin,
       rows,
       ccaKitRssMb: rssMb(cca.pid),
     };
