@@ -5,8 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Law } from '../src/conformance/kit/law.ts';
 import { runConformance } from '../src/conformance/runner.ts';
+import { readKeyOnWriteRoutes } from '../suites/laws/auth.ts';
 import { ingestionIdentity } from '../suites/laws/ingestion-identity.ts';
 import { moderationExternalIdPerOrganization } from '../suites/laws/moderation-organizations.ts';
+import { readsAgree } from '../suites/laws/reads-agree.ts';
 import { fullFilterNoRespondedDefault } from '../suites/laws/responded-default.ts';
 import { MUTANTS, TWO_AD_POLICY_MUTANTS } from '../suites/mutations/faults.ts';
 import { runMutant } from '../suites/mutations/harness.ts';
@@ -25,6 +27,9 @@ const CASES: readonly { readonly law: Law; readonly rule: string; readonly mutan
     rule: 'ID-INGEST-RECORD-IDENTITY',
     mutants: ['ingest-identity-ignores-serverId', 'ingest-identity-ignores-platform'],
   },
+  // Met first on a blind deployment, which the suite let pass: both now fail the run there too.
+  { law: readKeyOnWriteRoutes, rule: 'AUTH-READ-KEY-WRITE-ROUTE-403', mutants: ['scope-after-lookup'] },
+  { law: readsAgree, rule: 'DETAIL-READS-AGREE', mutants: ['search-user-ids-as-numbers'] },
 ];
 
 describe('must sentences checked live', () => {

@@ -650,6 +650,37 @@ export const MUTANTS: readonly Mutant[] = [
       ),
   },
   {
+    id: 'scope-after-lookup',
+    description:
+      'PATCH custom fields looks the action up before the scope: a read key gets 404 for an action that does not exist',
+    expect: ['AUTH-READ-KEY-WRITE-ROUTE-403'],
+    hook: (keys) => (handle) => async (request, context) => {
+      if (operationOf(request) !== 'updateCustomFields' || request.headers.get('x-api-key') !== keys.read)
+        return handle(request, context);
+      const lookup = await handle(
+        new Request(request.url, { method: 'GET', headers: request.headers }),
+        context,
+      );
+      return lookup.status === 404 ? lookup : handle(request, context);
+    },
+  },
+  {
+    id: 'search-user-ids-as-numbers',
+    description:
+      'conversation search passes digit-only userId and assigneeUserId through a double (9007199254740993 becomes 9007199254740992, 000417 becomes 417)',
+    expect: ['DETAIL-READS-AGREE'],
+    hook: () =>
+      rewriteJson(['searchConversations'], (b) =>
+        mapData(b, (item) => {
+          const out = { ...item };
+          for (const key of ['userId', 'assigneeUserId'])
+            if (typeof out[key] === 'string' && /^\d+$/.test(out[key] as string))
+              out[key] = String(Number.parseFloat(out[key] as string));
+          return out;
+        }),
+      ),
+  },
+  {
     id: 'ingest-resend-new-records',
     description: 'ingestion takes every record it receives as new: a resent batch makes its records again',
     expect: ['ID-INGEST-EXTERNALID-RETRIES'],

@@ -48,6 +48,26 @@ export const JAVA: Deployment = {
   args: (keysFile) => [`-DkeysFile=${keysFile}`, '-cp', compiledJava(), 'Server'],
 };
 
+/** The Go deployment's binary, built once per test process (Debian's golang-go; standard library only). */
+let goBinary: string | undefined;
+function builtGo(): string {
+  if (goBinary === undefined) {
+    // Its own folder per process, as for Java; GOCACHE there too, so no build shares a cache with another.
+    const out = mkdtempSync(join(tmpdir(), 'cca-foreign-go-'));
+    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
+    execFileSync('go', ['build', '-o', join(out, 'ccago'), '.'], {
+      cwd: join(FOREIGN, 'go'),
+      stdio: 'pipe',
+      env: { ...process.env, GOCACHE: join(out, 'cache'), GOFLAGS: '-mod=mod', GOPROXY: 'off' },
+    });
+    goBinary = join(out, 'ccago');
+  }
+  return goBinary;
+}
+
+/** The Go deployment: its own data model in structs and maps, its own choices. */
+export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () => [] };
+
 /** The folder of a pinned official Node binary (scripts/node-runtime.js fetches it on first use). */
 function pinnedNode(major: number): string {
   const script = join(FOREIGN, '..', '..', 'scripts', 'node-runtime.js');

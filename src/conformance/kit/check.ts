@@ -145,7 +145,7 @@ export function outcomeOfError(ctx: LawContext, error: unknown): CheckOutcome {
 }
 
 /** Options of one property check. */
-export interface PropertyOptions {
+export interface PropertyOptions<T = unknown> {
   /** Overrides the run's `runs` (e.g. fewer for expensive properties). */
   readonly runs?: number;
   /** Shapes the counterexample for reports (e.g. `String` for an `fc.commands` sequence). */
@@ -156,6 +156,11 @@ export interface PropertyOptions {
    * it for minutes.
    */
   readonly shrink?: boolean;
+  /**
+   * Values tried before the generated ones (fast-check's `examples`): the cases most likely to show a
+   * fault, chosen from what the target answered, so a small `runs` does not leave them to chance.
+   */
+  readonly examples?: readonly T[];
 }
 
 /**
@@ -166,7 +171,7 @@ export async function runProperty<T>(
   ctx: LawContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  options: PropertyOptions = {},
+  options: PropertyOptions<T> = {},
 ): Promise<CheckOutcome> {
   let lastExchanges: readonly Exchange[] = [];
   // The rule the first failing case broke: shrinking keeps only smaller cases that break the same
@@ -189,6 +194,9 @@ export async function runProperty<T>(
     seed: ctx.seed,
     numRuns: options.runs ?? ctx.runs,
     endOnFailure: options.shrink === false || ctx.shrink === false,
+    ...(options.examples === undefined || options.examples.length === 0
+      ? {}
+      : { examples: options.examples.map((value): [T] => [value]) }),
   });
   if (!details.failed) return { kind: 'passed', ruleIds: ctx.ruleIds, checks: details.numRuns };
   if (isBudgetExhausted(details.errorInstance)) {

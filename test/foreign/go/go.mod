@@ -1,0 +1,3 @@
+module ccago
+
+go 1.19
