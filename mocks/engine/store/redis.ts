@@ -37,7 +37,6 @@ import {
 import {
   compareIds,
   readRedisSnapshot,
-  type Sender,
   type SnapshotKeys,
   snapshotKeys,
   writeRedisSnapshot,
@@ -175,7 +174,8 @@ export async function openRedisStore(
 }
 
 /** The few client calls the store makes. */
-interface LogClient extends Sender {
+interface LogClient {
+  sendCommand<T>(args: readonly string[]): Promise<T>;
   readonly isReady: boolean;
   close(): Promise<void>;
   destroy(): void;
