@@ -246,13 +246,22 @@ async function adminReads(box: Sandbox): Promise<void> {
 /** `bytes` as the texts a value may hide in: latin1 and UTF-16 (v8 writes strings in either). */
 const textsOf = (bytes: Buffer): string => `${bytes.toString('latin1')}\n${bytes.toString('utf16le')}`;
 
+/**
+ * The text of `bytes` and of every long base64 run in it, decoded: Redis's append-only file keeps
+ * every snapshot ever written, each base64-encoded, not only the latest that a GET returns.
+ */
+const withDecodedRuns = (bytes: Buffer): string => {
+  const runs = bytes.toString('latin1').match(/[A-Za-z0-9+/]{64,}={0,2}/g) ?? [];
+  return [textsOf(bytes), ...runs.map((run) => textsOf(Buffer.from(run, 'base64')))].join('\n');
+};
+
 /** Every file under `dir`, by path. */
 function filesUnder(dir: string): { where: string; text: string }[] {
   const out: { where: string; text: string }[] = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...filesUnder(path));
-    else out.push({ where: path, text: textsOf(readFileSync(path)) });
+    else out.push({ where: path, text: withDecodedRuns(readFileSync(path)) });
   }
   return out;
 }

@@ -50,12 +50,10 @@ export async function call(
   const orgId = input.org ?? 'org_acme';
   const organization = state.organizations.get(orgId);
   if (organization === undefined) throw new Error(`no organization ${orgId}`);
-  const key = state.data.dataset.keys.find(
+  const record = [...state.keys.byHash.values()].find(
     (k) => k.organizationId === orgId && k.profile === 'read_write' && !k.revoked,
   );
-  if (key === undefined) throw new Error(`no key for ${orgId}`);
-  const record = state.keys.byHash.get(state.keys.values.hashOf(key.key));
-  if (record === undefined) throw new Error(`the key of ${orgId} is not in the state`);
+  if (record === undefined) throw new Error(`no read_write key of ${orgId} in the state`);
   const result = await handler({
     operationId,
     organization,

@@ -66,7 +66,6 @@ export interface DataState {
   readonly searchCap: number;
   /** Whether read answers that depend only on rows are remembered (`answer-cache.ts`). */
   readonly rememberAnswers: boolean;
-  readonly dataset: Dataset;
   readonly orgs: Map<string, OrgData>;
 }
 
@@ -113,7 +112,8 @@ export function createDataState(options: DataStateOptions): DataState {
     clock: options.clock,
     searchCap,
     rememberAnswers: options.rememberAnswers ?? true,
-    dataset,
+    // The data set itself is not kept: it holds the seeded keys by value, and the state is what a
+    // snapshot writes to disk or Redis. Each organization's loader holds what it needs.
     orgs,
   };
 }
