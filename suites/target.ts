@@ -114,6 +114,23 @@ export async function startMockTarget(options: MockTargetOptions = {}): Promise<
   };
 }
 
+/**
+ * A fresh seeded mock with a second organization in ad_policy mode, for the laws that need
+ * `otherOrgWrite`. The shared mock keeps its one organization without ad_policy mode (the laws that
+ * need `noModerationWrite` use it), so these laws get a mock of their own instead of not running.
+ */
+export async function startTwoAdPolicyMockTarget(): Promise<RunningTarget> {
+  const running = await startMockTarget({ seed: 42 });
+  const engine = running.engine;
+  const other = engine?.admin.listOrganizations().find((o) => o.moderationMode !== 'ad_policy');
+  if (engine === undefined || other === undefined) {
+    await running.close();
+    throw new Error('the seeded mock has no organization outside ad_policy mode to switch');
+  }
+  engine.admin.setModerationMode(other.id, 'ad_policy');
+  return { ...running, target: { ...running.target, keys: mockKeys(engine) } };
+}
+
 /** The environment's target when set, else a fresh mock. */
 export async function resolveTarget(): Promise<RunningTarget> {
   const fromEnv = targetFromEnv();

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { lawsOf } from './laws/index.ts';
-import { type RunningTarget, resolveTarget } from './target.ts';
+import { type RunningTarget, resolveTarget, startTwoAdPolicyMockTarget } from './target.ts';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -30,16 +30,21 @@ export function describeLaws(group: string): void {
     });
     for (const [index, law] of laws.entries()) {
       it(`${law.id} (${law.ruleIds.join(', ')})`, async (t) => {
+        // On our own mock, a law that needs a second ad_policy organization gets a mock that has one.
+        const own =
+          running.kind === 'mock' && law.needs.keys.includes('otherOrgWrite')
+            ? await startTwoAdPolicyMockTarget()
+            : undefined;
         const report = await runConformance(
           {
-            target: running.target,
+            target: own?.target ?? running.target,
             seed,
             runs,
             only: [law.id],
             runId: `${runId}-${index}`,
           },
           { laws: [law] },
-        );
+        ).finally(() => own?.close());
         const result = report.laws.find((l) => l.lawId === law.id);
         if (result?.outcome.kind === 'not-run') {
           t.skip(result.outcome.reason);
