@@ -97,7 +97,9 @@ export async function startMockTarget(options: MockTargetOptions = {}): Promise<
     engine: wrap === undefined ? engine : wrap(engine),
     // The laws read whole catalogs and pages through execute's console: room for them in one run
     // (the model-sized defaults would make the suite read large results in pieces, run after run).
-    agent: { sandbox: { logBytes: 1024 * 1024, logLines: 1000, resultBytes: 1024 * 1024 } },
+    // A time limit of 2 s, not 5: the time-limit law waits it out once per MCP revision, and the
+    // longest script of any law ends within 250 ms on a quiet machine (8 times that is room for load).
+    agent: { sandbox: { logBytes: 1024 * 1024, logLines: 1000, resultBytes: 1024 * 1024, timeMs: 2000 } },
   });
   return {
     kind: 'mock',

@@ -1,7 +1,8 @@
 /**
  * A law marked `waits` (most of its time spent waiting for the target) runs beside the laws after it;
  * the report still lists every law in its order. With a target whose clock the laws drive through
- * their polls (`onPoll`), laws run strictly one after another, as before.
+ * their polls (`onPoll`), laws run strictly one after another, as before, except a law that waits out
+ * a wall-clock time limit of the target's and never polls (`waits: 'time-limit'`).
  */
 import { describe, expect, it } from 'vitest';
 import type { Law } from '../src/conformance/kit/law.ts';
@@ -9,7 +10,7 @@ import { type RunnerDeps, runConformance } from '../src/conformance/runner.ts';
 import { contract } from '../src/contract/index.ts';
 
 /** A waiting law and two quick ones; `seen` records when each starts and ends. */
-function lawsRecording(seen: string[]): RunnerDeps {
+function lawsRecording(seen: string[], waits: true | 'time-limit' = true): RunnerDeps {
   let quickDone: () => void = () => undefined;
   const quickEnded = new Promise<void>((resolve) => {
     quickDone = resolve;
@@ -22,7 +23,7 @@ function lawsRecording(seen: string[]): RunnerDeps {
       title: 'waits for the target',
       ruleIds: ['R-WAITS'],
       needs: { keys: [] },
-      waits: true,
+      waits,
       run: async () => {
         seen.push('waits:start');
         // Until the quick laws are done, or a moment when they only start after it (one after another).
@@ -119,6 +120,19 @@ describe('laws that wait', () => {
       lawsRecording(seen),
     );
     expect(seen).toEqual(['waits:start', 'waits:end', 'quick-1', 'quick-2']);
+    expect(report.laws.map((l) => l.lawId)).toEqual(['u.waits', 'u.quick-1', 'u.quick-2']);
+  });
+
+  it("a law waiting out the target's own time limit, never polling, runs beside the others even then", async () => {
+    const seen: string[] = [];
+    const report = await runConformance(
+      {
+        target: { baseUrl: 'http://127.0.0.1:9', keys: {}, onPoll: async () => undefined },
+        seed: 1,
+      },
+      lawsRecording(seen, 'time-limit'),
+    );
+    expect(seen).toEqual(['waits:start', 'quick-1', 'quick-2', 'waits:end']);
     expect(report.laws.map((l) => l.lawId)).toEqual(['u.waits', 'u.quick-1', 'u.quick-2']);
   });
 

@@ -384,7 +384,10 @@ export async function runConformance(
     else if (wantsAgent) mcpRevisions = revisionsToRun(choice, probes);
     // A law that `waits` runs beside the laws after it, unless the laws drive the target's clock
     // through their polls (a mock target's onPoll): then its polls would move the clock under them.
-    const beside = opts.target.onPoll === undefined;
+    // A law waiting out a wall-clock time limit never polls, so nothing moves under anyone.
+    const drivenClock = opts.target.onPoll !== undefined;
+    const besideOthers = (law: Law): boolean =>
+      law.waits === 'time-limit' || (law.waits === true && !drivenClock);
     for (const [index, law] of laws.entries()) {
       opts.onProgress({ type: 'law-start', index, total: laws.length, lawId: law.id, group: law.group });
       const lawStart = performance.now();
@@ -462,7 +465,7 @@ export async function runConformance(
         results[index] = result;
         opts.onProgress({ type: 'law-end', index, total: laws.length, result });
       };
-      if (reason === undefined && law.waits === true && beside) {
+      if (reason === undefined && besideOthers(law)) {
         // What it throws is collected at once (no unhandled rejection meanwhile) and thrown at the end.
         waiting.push(finish().catch((error: unknown) => void waitingErrors.push(error)));
       } else await finish();

@@ -99,6 +99,13 @@ const walkLaw: Law = {
                 `the walk with limit ${MAX_LIMIT} never ends: empty pages keep answering a nextCursor`,
                 c,
               );
+            if (reference.repeatedPage)
+              violate(
+                'AGENT-MCP-SEARCH-CURSOR-SAME-INPUT',
+                'repeated-page',
+                `following nextCursor with limit ${MAX_LIMIT} answered the page before it again`,
+                c,
+              );
             if (!reference.ended) return; // A window too large to walk within the page bound: no verdict.
             // Bound the walk to ~24 pages whatever the generated limit.
             const limit = Math.max(c.limit, Math.ceil(reference.ids.length / 24));

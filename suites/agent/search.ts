@@ -49,14 +49,24 @@ export interface Walk {
   readonly executions: number;
   /** Empty pages answered with a non-null cursor (a walk that never ends). */
   readonly emptyPagesWithCursor: number;
+  /**
+   * A page answered for a cursor held exactly the items of the page before it: the cursor did not
+   * move the walk on. The walk stops there (the repeated page is in `ids`): walking on to the page
+   * bound would only fetch the same page again.
+   */
+  readonly repeatedPage: boolean;
 }
 
-/** One execution: up to `pages` pages from `cursor`; returns what the pages held and where it stopped. */
-function walkScript(input: unknown, cursor: string | null, pages: number): string {
+/**
+ * One execution: up to `pages` pages from `cursor`; returns what the pages held and where it stopped.
+ * `last` is the item ids of the page before (joined by newlines), to tell a page that repeats it.
+ */
+function walkScript(input: unknown, cursor: string | null, pages: number, last: string | null): string {
   return `
 const input = ${literal(input)};
 let cursor = ${literal(cursor)};
-const out = { ids: [], times: [], statuses: [], platforms: [], tags: [], handleTimeNull: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [], restKeys: [] };
+let last = ${literal(last)};
+const out = { ids: [], times: [], statuses: [], platforms: [], tags: [], handleTimeNull: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [], restKeys: [], repeated: false, last: null };
 for (let n = 0; n < ${pages}; n++) {
   const page = await call(${literal(SEARCH)}, cursor === null ? input : Object.assign({}, input, { cursor }));
   if (page === null || typeof page !== 'object' || !Array.isArray(page.items) || !('nextCursor' in page))
@@ -72,6 +82,9 @@ for (let n = 0; n < ${pages}; n++) {
     out.handleTimeNull.push(item.handleTime === null);
     out.tags.push(Array.isArray(item.tags) ? item.tags.map((t) => (t !== null && typeof t === 'object' ? t.value : t)).filter((t) => typeof t === 'string') : null);
   }
+  const key = page.items.map((item) => String(item.actionId)).join('\\n');
+  if (page.items.length > 0 && key === last) { out.repeated = true; break; }
+  last = key;
   if (page.nextCursor === null) { out.ended = true; break; }
   if (typeof page.nextCursor !== 'string') return { shape: { nextCursor: page.nextCursor } };
   if (page.items.length === 0) out.emptyWithCursor++;
@@ -79,6 +92,7 @@ for (let n = 0; n < ${pages}; n++) {
   cursor = page.nextCursor;
 }
 out.cursor = out.ended ? null : cursor;
+out.last = last;
 return out;`;
 }
 
@@ -106,13 +120,15 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
     emptyPagesWithCursor: 0,
   };
   let cursor: string | null = null;
+  let last: string | null = null;
   let executions = 0;
   let ended = false;
+  let repeatedPage = false;
   while (!ended && acc.pageSizes.length < max) {
     executions += 1;
     const out = await runScript(
       session,
-      walkScript(input, cursor, Math.min(per, max - acc.pageSizes.length)),
+      walkScript(input, cursor, Math.min(per, max - acc.pageSizes.length), last),
     );
     if (out.kind === 'threw')
       violate(
@@ -162,11 +178,13 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
     acc.emptyPagesWithCursor += v['emptyWithCursor'] as number;
     ended = v['ended'] === true;
     cursor = (v['cursor'] as string | null) ?? null;
-    if (acc.emptyPagesWithCursor > 2) break;
+    last = (v['last'] as string | null) ?? null;
+    repeatedPage = v['repeated'] === true;
+    if (repeatedPage || acc.emptyPagesWithCursor > 2) break;
     if (!ended && cursor === null) break;
     if (!ended) await options.between?.(executions);
   }
-  return { ...acc, ended, executions };
+  return { ...acc, ended, executions, repeatedPage };
 }
 
 export const relativeArb: fc.Arbitrary<Relative> = fc.record({

@@ -80,7 +80,10 @@ export interface Law {
    * The law spends most of its time waiting for the target (a processing delay, a time limit) and
    * reads nothing another law writes, nor writes anything another law reads but its own run-prefixed
    * records: the runner may go on with the next laws while it waits (see `runConformance`).
+   * `'time-limit'`: what it waits for is a time limit of the target's own, measured on the wall
+   * clock, and it never polls, so it may go on beside the others even when the laws' polls drive the
+   * target's clock (a mock's); `true`: it polls, so with such a target it runs alone.
    */
-  readonly waits?: true;
+  readonly waits?: true | 'time-limit';
   run(ctx: LawContext): Promise<CheckOutcome>;
 }
