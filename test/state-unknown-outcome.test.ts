@@ -32,7 +32,8 @@ async function replica(url: string): Promise<Replica> {
   const location = parseRedisLocation(url) as RedisLocation;
   const { engine, store } = await createPersistentEngine(
     { ...OPTIONS, interceptors: [createJournal()] },
-    (describe, proposal) => openRedisStore(location, describe, proposal),
+    // A short read-back wait: the writes below that cannot be read back give up after it, not after 5 s.
+    (describe, proposal) => openRedisStore(location, describe, proposal, { readBackMs: scaled(500) }),
   );
   const server = await startMockServer({ engine, agent: false });
   return { server, store };

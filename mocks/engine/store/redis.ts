@@ -82,7 +82,7 @@ export function parseRedisLocation(text: string): RedisLocation | string {
   return { url: url.toString(), display, prefix };
 }
 
-/** How long a write waits to read its own entry back before answering 503 outcome unknown (it is in the log). */
+/** How long a write waits, by default, to read its own entry back before answering 503 outcome unknown (it is in the log). */
 const READ_BACK_MS = 5_000;
 const BATCH = 1_000;
 const POLL_MS = 500;
@@ -101,7 +101,7 @@ export async function openRedisStore(
   location: RedisLocation,
   expected: OriginDescription,
   proposal: StateOrigin,
-  options: { readonly snapshotEvery?: number } = {},
+  options: { readonly snapshotEvery?: number; readonly readBackMs?: number } = {},
 ): Promise<PendingStore> {
   let connectedOnce = false;
   let lastError: string | null = null;
@@ -163,6 +163,7 @@ export async function openRedisStore(
         image,
         origin,
         snapshotEvery: options.snapshotEvery ?? DEFAULT_SNAPSHOT_EVERY,
+        readBackMs: options.readBackMs ?? READ_BACK_MS,
         notes,
         clientError: () => lastError,
         ...(progress === undefined ? {} : { progress }),
@@ -212,6 +213,7 @@ interface SharedStoreParts {
   readonly image: ImageAccess;
   readonly origin: StateOrigin;
   readonly snapshotEvery: number;
+  readonly readBackMs: number;
   readonly notes: string[];
   readonly clientError: () => string | null;
   readonly progress?: LoadProgress;
@@ -428,7 +430,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
           readBeforeRetry(entry.command),
         );
       }
-      const deadline = performance.now() + READ_BACK_MS;
+      const deadline = performance.now() + parts.readBackMs;
       let done: Applied | undefined;
       void own.then((outcome) => {
         done = outcome;
