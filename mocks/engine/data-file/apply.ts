@@ -5,7 +5,7 @@
  */
 import { createKey, KEY_PROFILES } from '../auth/index.ts';
 import { ingestBatch, readBatch, takeDueThreads, threadToAction } from '../ingestion/index.ts';
-import { canonicalJson, contentFingerprint, decide } from '../moderation/index.ts';
+import { canonicalJson, decide, fingerprintOfCanonical } from '../moderation/index.ts';
 import { issueId, organizationSlot } from '../moderation/state.ts';
 import type { Evaluation, ModerationCase, ModerationDecision } from '../moderation/types.ts';
 import { rowChanged } from '../records/answer-cache.ts';
@@ -140,13 +140,14 @@ function loadCase(state: EngineState, entry: DataFileModerationCase, anchor: num
           : { name: 'settled' },
   };
   const externalId = String(submission['externalId']);
+  const canonical = canonicalJson(submission);
   const moderationCase: ModerationCase = {
     caseId: entry.caseId,
     organizationId: entry.organizationId,
     externalId,
     submission,
-    canonical: canonicalJson(submission),
-    fingerprint: contentFingerprint(submission),
+    canonical,
+    fingerprint: fingerprintOfCanonical(canonical),
     acceptedAt,
     evaluations: [evaluation],
   };

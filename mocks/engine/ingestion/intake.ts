@@ -4,11 +4,11 @@
  * platform, serverId, externalId) is already stored is updated in place: a retry never duplicates.
  */
 
-import { threadKeyOf } from './process.ts';
+import { threadIdOf, threadKeyOf } from './process.ts';
 import {
   type IngestionRecordInput,
   type IngestionState,
-  identityKey,
+  identityKeysOf,
   type ProcessingLevel,
   type RecordOrigin,
   type StoredRecord,
@@ -58,6 +58,7 @@ export function ingestBatch(
     sourceId: batch.source?.sourceId ?? null,
   };
   const keys: string[] = [];
+  const keyOf = identityKeysOf(organizationId, batch.platform, batch.serverId);
   let created = 0;
   for (const record of batch.records) {
     const identity = {
@@ -66,7 +67,7 @@ export function ingestBatch(
       serverId: batch.serverId,
       externalId: record.externalId,
     };
-    const key = identityKey(identity);
+    const key = keyOf(record.externalId);
     const existing = state.records.get(key);
     if (existing === undefined) {
       created += 1;
@@ -86,15 +87,19 @@ export function ingestBatch(
       state.records.set(key, stored);
       indexThread(state, threadKeyOf(stored), key);
     } else {
-      const before = threadKeyOf(existing);
+      // The thread key is the identity (unchanged here), the thread id and the processing level: a
+      // retry that changes neither stays in its thread, and its key need not be written twice.
+      const moves =
+        threadIdOf(existing) !== (record.threadExternalId ?? record.externalId) ||
+        existing.origin.processingLevel !== origin.processingLevel;
+      const before = moves ? threadKeyOf(existing) : '';
       existing.record = record;
       existing.origin = origin;
       existing.receivedAt = now;
       existing.revision += 1;
-      const after = threadKeyOf(existing);
-      if (after !== before) {
+      if (moves) {
         state.threads.get(before)?.delete(key);
-        indexThread(state, after, key);
+        indexThread(state, threadKeyOf(existing), key);
       }
     }
     keys.push(key);

@@ -103,7 +103,11 @@ export function hasPending(state: IngestionState): boolean {
 }
 
 function threadOf(records: StoredRecord[]): IngestedThread {
-  const ordered = [...records].sort(compareRecords);
+  // Each createdAt parsed once, not once per comparison.
+  const ordered = records
+    .map((stored) => ({ stored, at: Date.parse(stored.record.createdAt) }))
+    .sort(compareRecords)
+    .map(({ stored }) => stored);
   const first = ordered[0];
   if (first === undefined) throw new Error('a thread has at least one record');
   const threadExternalId = threadIdOf(first);
@@ -125,12 +129,13 @@ function threadOf(records: StoredRecord[]): IngestedThread {
   };
 }
 
-/** Conversation order: by createdAt when both parse as dates, else by arrival. */
-function compareRecords(a: StoredRecord, b: StoredRecord): number {
-  const ta = Date.parse(a.record.createdAt);
-  const tb = Date.parse(b.record.createdAt);
-  if (Number.isFinite(ta) && Number.isFinite(tb) && ta !== tb) return ta - tb;
-  return a.sequence - b.sequence;
+/** Conversation order: by createdAt (`at`, parsed) when both parse as dates, else by arrival. */
+function compareRecords(
+  a: { readonly stored: StoredRecord; readonly at: number },
+  b: { readonly stored: StoredRecord; readonly at: number },
+): number {
+  if (Number.isFinite(a.at) && Number.isFinite(b.at) && a.at !== b.at) return a.at - b.at;
+  return a.stored.sequence - b.stored.sequence;
 }
 
 function messageOf(stored: StoredRecord): ThreadMessage {

@@ -117,3 +117,16 @@ export function createIngestionState(options: IngestionStateOptions): IngestionS
 export function identityKey(identity: RecordIdentity): string {
   return JSON.stringify([identity.organizationId, identity.platform, identity.serverId, identity.externalId]);
 }
+
+/**
+ * `identityKey` for the records of one batch (one organization, platform and server): the same
+ * string, with the part the records share written once per batch instead of once per record.
+ */
+export function identityKeysOf(
+  organizationId: string,
+  platform: string,
+  serverId: string,
+): (externalId: string) => string {
+  const shared = `${JSON.stringify([organizationId, platform, serverId]).slice(0, -1)},`;
+  return (externalId) => `${shared}${JSON.stringify(externalId)}]`;
+}

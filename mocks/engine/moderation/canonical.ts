@@ -96,5 +96,10 @@ export function fnv1a64(text: string): string {
  * contentFingerprint({ b: 1, a: 2 }) === contentFingerprint({ a: 2, b: 1 }) // true
  */
 export function contentFingerprint(value: unknown): string {
-  return `fnv1a64:${fnv1a64(canonicalJson(value))}`;
+  return fingerprintOfCanonical(canonicalJson(value));
+}
+
+/** `contentFingerprint` of a value whose canonical JSON is already written (it is not written again). */
+export function fingerprintOfCanonical(canonical: string): string {
+  return `fnv1a64:${fnv1a64(canonical)}`;
 }

@@ -3,7 +3,13 @@
  * engine, the status read and the admin operations. See docs/write-side.md.
  */
 export { type BatchResult, batchResultOf, submitBatch } from './batch.ts';
-export { canonicalJson, contentFingerprint, fnv1a64, type JsonValue } from './canonical.ts';
+export {
+  canonicalJson,
+  contentFingerprint,
+  fingerprintOfCanonical,
+  fnv1a64,
+  type JsonValue,
+} from './canonical.ts';
 export {
   AGE_RESTRICTED_TERMS,
   decide,

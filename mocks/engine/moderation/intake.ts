@@ -5,7 +5,7 @@
  * loop, so however many identical requests are in flight, exactly one is `accepted` and every other
  * one is a `duplicate` (or a conflict, when the content differs).
  */
-import { canonicalJson, contentFingerprint } from './canonical.ts';
+import { canonicalJson, fingerprintOfCanonical } from './canonical.ts';
 import { decide } from './decide.ts';
 import { type FieldLists, fieldLists, ROOT_FIELD, type SchemaIssue } from './fields.ts';
 import { createEvaluation } from './scheduler.ts';
@@ -37,7 +37,7 @@ export function submitCase(
     return { kind: 'refused', externalId, refusal: inputRefusal(fieldLists(issues)) };
   }
   const canonical = canonicalJson(submission);
-  const fingerprint = contentFingerprint(submission);
+  const fingerprint = fingerprintOfCanonical(canonical);
   const slot = organizationSlot(state, organizationId);
   const existing = slot.byExternalId.get(externalId);
   if (existing !== undefined) {
