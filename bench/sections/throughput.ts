@@ -144,7 +144,10 @@ export async function throughput(options: ThroughputOptions): Promise<Throughput
     started.push(cca);
     const keys: BenchKeys = await benchKeys(cca.url);
     const wanted = (name: RouteName) => options.routes === undefined || options.routes.includes(name);
-    const detailId = wanted('detail') ? await firstActionId(cca.url, keys) : 'unused';
+    // GET detail and PATCH custom fields both name a seeded action (a run of only the PATCH once sent
+    // it to an action that does not exist, and measured 404s).
+    const detailId =
+      wanted('detail') || wanted('customFields') ? await firstActionId(cca.url, keys) : 'unused';
     const routes = benchRoutes(detailId, `${process.pid}-${Date.now()}`).filter((r) => wanted(r.name));
 
     // Record cca-kit's bytes for the ceiling (one request per route).
