@@ -144,7 +144,7 @@ function loadCase(state: EngineState, entry: DataFileModerationCase, anchor: num
     caseId: entry.caseId,
     organizationId: entry.organizationId,
     externalId,
-    submission,
+    submissionJson: JSON.stringify(submission),
     canonical: canonicalJson(submission),
     fingerprint: contentFingerprint(submission),
     acceptedAt,
