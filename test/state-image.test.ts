@@ -2,18 +2,21 @@
  * The engine image a snapshot holds (`mocks/engine/store/image.ts`): put back into another engine of
  * the same origin it answers byte for byte as the engine it was taken from, and ids go on from the
  * same counter; a state holding what it cannot restore (a function, an unknown class) is refused
- * rather than written. The image (format 2) lists its class instances by reference, so a restore
- * touches only them; an image of format 1 (the layout before) still restores, by its walk.
+ * rather than written. The image (format 3) lists its class instances by reference, so a restore
+ * touches only them, and holds each moderation case's submission as JSON text; an image of format 2
+ * (submissions as objects) and of format 1 (that, and listed by walk order) still restore.
  */
 
 import { deserialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
+import { exportDataFile } from '../mocks/engine/data-file/export.ts';
 import { createEngine, type Engine } from '../mocks/engine/engine.ts';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
 import { captureImage, restoreImage } from '../mocks/engine/store/image.ts';
 import type { ImageAccess } from '../mocks/engine/store/types.ts';
 import { captureImageFormat1 } from './support/snapshot-format-1.ts';
+import { withSubmissionObjects } from './support/snapshot-older-cases.ts';
 
 const START = Date.parse('2026-11-20T12:00:00Z');
 
@@ -70,6 +73,8 @@ async function expectSameEngine(from: Engine, to: Engine): Promise<void> {
   expect(caseIds).toHaveLength(40);
   for (const path of ['/v0/agents', '/__mock/clock', ...caseIds.map((id) => `/v0/moderation/cases/${id}`)])
     expect(await read(to, path, key)).toBe(await read(from, path, key));
+  // The export is the one reader of a case's submission.
+  expect(JSON.stringify(exportDataFile(to.state))).toBe(JSON.stringify(exportDataFile(from.state)));
   const next = (engine: Engine) =>
     engine.run({
       type: 'moderation.submit',
@@ -111,9 +116,44 @@ describe('the engine image of a snapshot', () => {
     expect(decoded.slots.find((slot) => slot[2] === 'keyValues')?.[0]).toBe(state.keys);
   });
 
+  it("holds each moderation case's submission as its JSON text, not as an object, and equal outcomes once (format 3)", async () => {
+    const from = await engineWithCases();
+    const decoded = deserialize(captureImage(from.image.take())) as {
+      state: { moderation: { byCaseId: Map<string, Record<string, unknown>> } };
+    };
+    const cases = [...decoded.state.moderation.byCaseId.values()];
+    expect(cases).toHaveLength(40);
+    // Forty cases of one outcome hold it once, in the image too (v8 keeps shared references).
+    const outcomes = new Set(cases.map((c) => (c['evaluations'] as { outcome: object }[])[0]?.outcome));
+    expect(outcomes.size).toBe(1);
+    for (const c of cases) {
+      expect(c['submission']).toBeUndefined();
+      expect(JSON.parse(c['submissionJson'] as string)).toEqual(
+        sampleSubmission({ externalId: c['externalId'] as string }),
+      );
+    }
+  });
+
+  it('an image of format 2 (submissions as objects) restores, answers and exports byte for byte', async () => {
+    const from = await engineWithCases();
+    const old = captureImage(withSubmissionObjects(from.image.take()));
+    const cases = (deserialize(old) as { state: { moderation: { byCaseId: Map<string, object> } } }).state
+      .moderation.byCaseId;
+    expect([...cases.values()].every((c) => 'submission' in c && !('submissionJson' in c))).toBe(true);
+    const to = await engineWithImage();
+    to.image.put(restoreImage(old, to.image.take(), 2));
+    // Both maps hold the same converted case, as an engine that took the submissions itself would.
+    const moderation = to.engine.state.moderation;
+    for (const [externalId, c] of moderation.organizations.get('org_acme')?.byExternalId ?? []) {
+      expect(moderation.byCaseId.get(c.caseId)).toBe(c);
+      expect(JSON.parse(c.submissionJson)).toEqual(sampleSubmission({ externalId }));
+    }
+    await expectSameEngine(from.engine, to.engine);
+  });
+
   it('an image of format 1 (the layout before) restores and answers byte for byte; one of another layout is refused', async () => {
     const from = await engineWithCases();
-    const old = captureImageFormat1(from.image.take());
+    const old = captureImageFormat1(withSubmissionObjects(from.image.take()));
     const to = await engineWithImage();
     to.image.put(restoreImage(old, to.image.take(), 1));
     await expectSameEngine(from.engine, to.engine);

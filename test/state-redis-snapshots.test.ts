@@ -7,7 +7,7 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient } from '@redis/client';
+import { createClient, RESP_TYPES } from '@redis/client';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
 import { mockKeys } from '../suites/target.ts';
@@ -69,7 +69,7 @@ const INITIALIZE = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 
-async function redisCommand(redis: RedisServer, args: string[]): Promise<unknown> {
+async function redisCommand(redis: RedisServer, args: (string | Buffer)[]): Promise<unknown> {
   const client = createClient({ url: redis.url, RESP: 2 });
   await client.connect();
   try {
@@ -222,6 +222,103 @@ describe('cca-kit mock --state redis://: epochs, snapshots and a trimmed stream'
       ),
     );
     expect(agents[1]).toBe(agents[0]);
+  });
+
+  /** Writes `count` cases through `replica` (snapshots every 10), then waits until `done` holds. */
+  async function snapshotted(
+    replica: MockProcess,
+    count: number,
+    done: () => Promise<boolean>,
+  ): Promise<string[]> {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i += 1) ids.push((await submit(replica.url, `bytes-${i}`)) as string);
+    const deadline = performance.now() + scaled(10_000);
+    while (!(await done()) && performance.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    return ids;
+  }
+
+  async function snapshotValue(store: RedisServer, key: string): Promise<Buffer> {
+    const client = createClient({ url: store.url, RESP: 2 });
+    await client.connect();
+    try {
+      return await client.sendCommand<Buffer>(['GET', key], {
+        typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer },
+      });
+    } finally {
+      await client.close();
+    }
+  }
+
+  it('a snapshot stored base64 by an earlier version still loads on a stream trimmed past it', async () => {
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '10';
+    const store = await startRedis();
+    redis = store;
+    const args = ['--seed', '42', '--clock', 'frozen', '--state', store.url];
+    const a = await startMock(args);
+    replicas = [a];
+    // Two snapshots at least: the stream is trimmed to the previous one's entry.
+    const ids = await snapshotted(
+      a,
+      37,
+      async () => Number(await redisCommand(store, ['XLEN', 'cca-kit:log'])) < 37,
+    );
+    await a.stop('SIGKILL');
+    replicas = [];
+    // Both snapshots as the earlier version stored them: the encoded snapshot in base64 text.
+    for (const key of ['cca-kit:snapshot', 'cca-kit:snapshot.prev']) {
+      const raw = await snapshotValue(store, key);
+      expect(raw[0], `${key} is stored raw (its JSON header first)`).toBe(0x7b);
+      await redisCommand(store, ['SET', key, raw.toString('base64')]);
+    }
+    expect(Number(await redisCommand(store, ['XLEN', 'cca-kit:log']))).toBeLessThan(37);
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '0';
+    const c = await startMock(args);
+    replicas = [c];
+    // The stream lacks its first entries: position 37 is reached only from a snapshot.
+    const health = await json(`${c.url}/__mock/health`);
+    expect(health.body).toMatchObject({ status: 'ready', store: { position: 37, lag: 0 } });
+    expect((health.body['store'] as { snapshot: unknown }).snapshot).not.toBeNull();
+    expect(c.output()).not.toMatch(/refused snapshot/);
+    for (const id of ids) expect((await caseText(c.url, id)).status).toBe(200);
+  });
+
+  it('a damaged raw snapshot is refused by name and the log is replayed instead', async () => {
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '10';
+    const store = await startRedis();
+    redis = store;
+    const args = ['--seed', '42', '--clock', 'frozen', '--state', store.url];
+    const a = await startMock(args);
+    replicas = [a];
+    // Twelve writes: one snapshot, no previous one, so nothing is trimmed and the log is whole.
+    const ids = await snapshotted(
+      a,
+      12,
+      async () => Number(await redisCommand(store, ['EXISTS', 'cca-kit:snapshot'])) === 1,
+    );
+    expect(Number(await redisCommand(store, ['XLEN', 'cca-kit:log']))).toBe(12);
+    const raw = await snapshotValue(store, 'cca-kit:snapshot');
+    expect(raw[0]).toBe(0x7b);
+    // One byte of the image flipped, in place: the header still parses, the checksum does not match.
+    const at = raw.length - 5;
+    await redisCommand(store, [
+      'SETRANGE',
+      'cca-kit:snapshot',
+      String(at),
+      Buffer.from([(raw[at] ?? 0) ^ 1]),
+    ]);
+    // c writes no snapshot of its own: the health's snapshot then says what the start loaded.
+    process.env['CCA_MOCK_SNAPSHOT_EVERY'] = '0';
+    const c = await startMock(args);
+    replicas.push(c);
+    expect(c.output()).toMatch(/refused snapshot cca-kit:snapshot: checksum mismatch \(damaged\)/);
+    const health = await json(`${c.url}/__mock/health`);
+    expect(health.body).toMatchObject({ status: 'ready', store: { position: 12, lag: 0, snapshot: null } });
+    for (const id of ids) {
+      const [fromA, fromC] = await Promise.all([caseText(a.url, id), caseText(c.url, id)]);
+      expect(fromC.status).toBe(200);
+      expect(fromC.text).toBe(fromA.text);
+    }
   });
 
   it('kill -9 of a replica in the middle of its compaction (it dies holding the snapshot lock) loses no acknowledged write', async () => {

@@ -1,6 +1,6 @@
 /**
  * Snapshot formats and the file store, in process: a state file compacted past a snapshot of format 1
- * (written by the version before format 2) starts from it and answers as before; a snapshot of a
+ * or 2 (written by the versions before format 3) starts from it and answers as before; a snapshot of a
  * format this version cannot read is refused with its reason, and the whole log is replayed instead,
  * or, when the log was compacted past it, the start is refused with that reason (nothing applied).
  */
@@ -10,13 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
+import { exportDataFile } from '../mocks/engine/data-file/export.ts';
 import { createEngine, type Engine } from '../mocks/engine/engine.ts';
 import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
 import { openStateFile } from '../mocks/engine/store/file.ts';
-import { restoreImage } from '../mocks/engine/store/image.ts';
+import { captureImage, restoreImage } from '../mocks/engine/store/image.ts';
 import { createPersistentEngine } from '../mocks/engine/store/open.ts';
 import type { ImageAccess } from '../mocks/engine/store/types.ts';
 import { captureImageFormat1 } from './support/snapshot-format-1.ts';
+import { withSubmissionObjects } from './support/snapshot-older-cases.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'cca-snapshot-formats-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,8 +54,8 @@ function rewrite(path: string, image: Uint8Array, format: number): void {
   writeFileSync(path, Buffer.concat([Buffer.from(`${JSON.stringify(next)}\n`), image]));
 }
 
-/** The image in the snapshot at `path`, taken out of a throwaway engine and written as format 1. */
-async function asFormat1(path: string, origin: number): Promise<Buffer> {
+/** The image in the snapshot at `path`, taken out of a throwaway engine and written as `format` (1 or 2). */
+async function asFormat(path: string, origin: number, format: 1 | 2): Promise<Buffer> {
   const engine = createEngine({ seed: 42, clock: new MockClock({ start: origin }), origin });
   let access: ImageAccess | undefined;
   await engine.useStore((apply, image) => {
@@ -76,8 +78,9 @@ async function asFormat1(path: string, origin: number): Promise<Buffer> {
     };
   });
   const image = access as ImageAccess;
-  image.put(restoreImage(split(readFileSync(path)).image, image.take(), 2));
-  return captureImageFormat1(image.take());
+  image.put(restoreImage(split(readFileSync(path)).image, image.take(), 3));
+  const older = withSubmissionObjects(image.take());
+  return format === 1 ? captureImageFormat1(older) : captureImage(older);
 }
 
 const caseTexts = async (engine: Engine): Promise<string[]> => {
@@ -95,22 +98,27 @@ const caseTexts = async (engine: Engine): Promise<string[]> => {
 };
 
 describe('--state-file snapshots of another format', () => {
-  it('a log compacted past a format-1 snapshot starts from it and answers as from the format-2 one', async () => {
-    const file = await written('old.state', 25, 10);
-    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0] as string)).toMatchObject({ base: 10 });
-    expect(split(readFileSync(`${file}.snapshot`)).header['cca-kit-snapshot']).toBe(2);
-    const current = await open(file);
-    const expected = await caseTexts(current.engine);
-    expect(expected).toHaveLength(25);
-    await current.store.close();
-    for (const path of [`${file}.snapshot`, `${file}.snapshot.prev`])
-      rewrite(path, await asFormat1(path, current.origin.clockStart), 1);
-    const old = await open(file);
-    expect(old.notes).toEqual([]);
-    expect((await old.store.health()).snapshot?.position).toBe(20);
-    expect(await caseTexts(old.engine)).toEqual(expected);
-    await old.store.close();
-  });
+  it.each([1, 2] as const)(
+    'a log compacted past a format-%i snapshot starts from it and answers and exports as from the format-3 one',
+    async (format) => {
+      const file = await written(`old-${format}.state`, 25, 10);
+      expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0] as string)).toMatchObject({ base: 10 });
+      expect(split(readFileSync(`${file}.snapshot`)).header['cca-kit-snapshot']).toBe(3);
+      const current = await open(file);
+      const expected = await caseTexts(current.engine);
+      const exported = JSON.stringify(exportDataFile(current.engine.state));
+      expect(expected).toHaveLength(25);
+      await current.store.close();
+      for (const path of [`${file}.snapshot`, `${file}.snapshot.prev`])
+        rewrite(path, await asFormat(path, current.origin.clockStart, format), format);
+      const old = await open(file);
+      expect(old.notes).toEqual([]);
+      expect((await old.store.health()).snapshot?.position).toBe(20);
+      expect(await caseTexts(old.engine)).toEqual(expected);
+      expect(JSON.stringify(exportDataFile(old.engine.state))).toBe(exported);
+      await old.store.close();
+    },
+  );
 
   it('a snapshot of a format it cannot read is refused by name: the whole log is replayed, or a compacted one is refused', async () => {
     const whole = await written('whole.state', 12, 10);
@@ -121,7 +129,7 @@ describe('--state-file snapshots of another format', () => {
     rewrite(snapshot, split(readFileSync(snapshot)).image, 99);
     const replayed = await open(whole);
     expect(replayed.notes.join('\n')).toMatch(
-      /refused snapshot .*whole\.state\.snapshot: format 99, this version reads 1 and 2/,
+      /refused snapshot .*whole\.state\.snapshot: format 99, this version reads 1, 2, 3/,
     );
     expect((await replayed.store.health()).snapshot).toBeNull();
     expect(await caseTexts(replayed.engine)).toEqual(expected);
@@ -131,7 +139,7 @@ describe('--state-file snapshots of another format', () => {
     for (const path of [`${compacted}.snapshot`, `${compacted}.snapshot.prev`])
       rewrite(path, split(readFileSync(path)).image, 99);
     await expect(open(compacted)).rejects.toThrow(
-      /compacted past its first 10 commands and no usable snapshot .*format 99, this version reads 1 and 2.*nothing was applied/,
+      /compacted past its first 10 commands and no usable snapshot .*format 99, this version reads 1, 2, 3.*nothing was applied/,
     );
   });
 });

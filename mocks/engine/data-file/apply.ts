@@ -145,7 +145,7 @@ function loadCase(state: EngineState, entry: DataFileModerationCase, anchor: num
     caseId: entry.caseId,
     organizationId: entry.organizationId,
     externalId,
-    submission,
+    submissionJson: JSON.stringify(submission),
     canonical,
     fingerprint: fingerprintOfCanonical(canonical),
     acceptedAt,

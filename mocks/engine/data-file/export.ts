@@ -180,7 +180,7 @@ function moderationCasesOf(state: EngineState): DataFileModerationCase[] {
     const base = {
       organizationId: c.organizationId,
       caseId: c.caseId,
-      submission: c.submission,
+      submission: JSON.parse(c.submissionJson) as DataFileModerationCase['submission'],
       acceptedAt: iso(c.acceptedAt),
       ...(status.evaluationId === undefined ? {} : { evaluationId: status.evaluationId }),
     };

@@ -14,6 +14,7 @@ import type {
   Evaluation,
   ModerationAck,
   ModerationCase,
+  Outcome,
   SubmissionOutcome,
   SubmissionRefusal,
 } from './types.ts';
@@ -50,14 +51,14 @@ export function submitCase(
     issueId(state, 'ev'),
     workflow?.workflowId ?? null,
     now,
-    decide(submission),
+    sharedOutcome(state, decide(submission)),
     state.latency,
   );
   const created: ModerationCase = {
     caseId: issueId(state, 'mc'),
     organizationId,
     externalId,
-    submission,
+    submissionJson: JSON.stringify(submission),
     canonical,
     fingerprint,
     acceptedAt: now,
@@ -66,6 +67,30 @@ export function submitCase(
   slot.byExternalId.set(externalId, created);
   state.byCaseId.set(created.caseId, created);
   return { kind: 'ack', ack: ackOf(state, created, 'accepted') };
+}
+
+/** Distinct outcomes kept for sharing, per slice; a slice with more starts the table again. */
+const SHARED_OUTCOMES = 256;
+const outcomes = new WeakMap<ModerationState, Map<string, Outcome>>();
+
+/**
+ * `outcome`, or an equal one an earlier case already holds. The decision engine gives most cases one of
+ * a few outcomes of twenty-odd objects and strings each; shared (outcomes are never changed in place,
+ * a re-evaluation already reuses its predecessor's), a snapshot holds each once and a start from it
+ * decodes and collects them once, where it decoded them for every case.
+ */
+function sharedOutcome(state: ModerationState, outcome: Outcome): Outcome {
+  let table = outcomes.get(state);
+  if (table === undefined) {
+    table = new Map();
+    outcomes.set(state, table);
+  }
+  const text = JSON.stringify(outcome);
+  const known = table.get(text);
+  if (known !== undefined) return known;
+  if (table.size >= SHARED_OUTCOMES) table.clear();
+  table.set(text, outcome);
+  return outcome;
 }
 
 /**

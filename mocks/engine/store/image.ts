@@ -10,13 +10,15 @@
  * objects that need more than v8 gives back); the image then lists those objects themselves, as shared
  * references v8 keeps (format 2): a restore touches only them, never the rest of the graph, which at a
  * million commands is millions of objects. An image of format 1 (a snapshot written before) lists them
- * by the order a walk of the graph meets them, and is restored by that walk.
+ * by the order a walk of the graph meets them, and is restored by that walk. Format 3 is format 2 with
+ * each moderation case's submission held as JSON text; an older image's cases are converted on restore.
  * A class this module does not know, or a function in the state, refuses the capture: a snapshot that
  * could not be restored exactly is never written. Node only.
  */
 import { deserialize, serialize } from 'node:v8';
 import { ActionTable } from '../../../fixtures/generate/table.ts';
 import { DataBaseline } from '../data-file/data-baseline.ts';
+import type { ModerationCase } from '../moderation/types.ts';
 import { MetricsAccumulator, TagAccumulator } from '../records/analytics.ts';
 import { LazyMap } from '../records/lazy-map.ts';
 import { SortedIndex } from '../records/sorted-index.ts';
@@ -166,7 +168,7 @@ export function restoreImage(
     keyValues: running.state.keys.values,
   };
   if (
-    format === 2 &&
+    (format === 2 || format === 3) &&
     Array.isArray(decoded.tagged) &&
     Array.isArray(decoded.names) &&
     Array.isArray(decoded.slots)
@@ -174,6 +176,7 @@ export function restoreImage(
     restoreListed(decoded as ImageV2, parts);
   else if (format === 1 && Array.isArray(decoded.tags)) restoreWalked(decoded as ImageV1, parts);
   else throw new Error(`the image is not of format ${format}`);
+  if (format < 3) submissionsAsText(decoded.state);
   return {
     state: decoded.state,
     clock: running.clock,
@@ -182,7 +185,40 @@ export function restoreImage(
   };
 }
 
-/** Format 2: the listed objects get their prototype, the listed slots the running engine's parts. */
+/**
+ * Formats 1 and 2 kept each moderation case's submission as an object: the case is made again with the
+ * JSON text this version keeps (the text `JSON.stringify` wrote of the same object at intake), in both
+ * maps that hold it (by caseId, by externalId), each in its place.
+ */
+function submissionsAsText(state: EngineState): void {
+  const { byCaseId, organizations } = state.moderation;
+  const converted = new Map<object, ModerationCase>();
+  for (const [caseId, found] of byCaseId) {
+    const { submission, ...rest } = found as unknown as Omit<ModerationCase, 'submissionJson'> & {
+      readonly submission?: unknown;
+    };
+    if (submission === undefined) throw new Error(`moderation case ${caseId} has no submission`);
+    const made: ModerationCase = {
+      caseId: rest.caseId,
+      organizationId: rest.organizationId,
+      externalId: rest.externalId,
+      submissionJson: JSON.stringify(submission),
+      canonical: rest.canonical,
+      fingerprint: rest.fingerprint,
+      acceptedAt: rest.acceptedAt,
+      evaluations: rest.evaluations,
+    };
+    converted.set(found, made);
+    byCaseId.set(caseId, made);
+  }
+  for (const slot of organizations.values())
+    for (const [externalId, found] of slot.byExternalId) {
+      const made = converted.get(found);
+      if (made !== undefined) slot.byExternalId.set(externalId, made);
+    }
+}
+
+/** Formats 2 and 3: the listed objects get their prototype, the listed slots the running engine's parts. */
 function restoreListed(decoded: ImageV2, parts: Record<Opaque, object>): void {
   const { tagged, names, slots } = decoded;
   if (tagged.length !== names.length) throw new Error('the image does not match its class list');

@@ -1,12 +1,17 @@
 /**
- * Snapshots of a Redis-shared log: `<prefix>:snapshot` (the encoded snapshot, base64: the client reads
- * strings) with `:snapshot:pos` and `:snapshot:id` (its position and last stream entry), the one before
+ * Snapshots of a Redis-shared log: `<prefix>:snapshot` (the encoded snapshot, `snapshot.ts`, as raw
+ * bytes: written as a Buffer argument, read back as a Buffer, so a start holds the snapshot's bytes
+ * once and never a string of them) with `:snapshot:pos` and `:snapshot:id` (its position and last stream entry), the one before
  * as `:snapshot.prev`. Written by one script, so replicas never see half of one: a snapshot older
  * than the one there is dropped; the one there becomes the previous; the stream is trimmed (`XTRIM
  * MINID`) to start at the previous one's entry, so a replica between the two still finds its next
  * entry, and one further behind finds its entry gone and loads the latest (`redis.ts`). After a reset
  * nothing before it is kept. A snapshot of another epoch than the origin's is refused by the script.
+ *
+ * Earlier versions stored the snapshot base64-encoded; such a key still loads. The two are told apart
+ * by the first byte: a raw snapshot starts with its JSON header's `{`, which base64 never contains.
  */
+import { RESP_TYPES, type RedisArgument } from '@redis/client';
 import { decodeSnapshot, encodeSnapshot, type Snapshot, type SnapshotExpectation } from './snapshot.ts';
 
 export interface SnapshotKeys {
@@ -57,8 +62,22 @@ redis.call('SET', KEYS[3], ARGV[3])
 return 1
 `;
 
-interface Sender {
-  sendCommand<T>(args: readonly string[]): Promise<T>;
+/** The client call the snapshot needs: arguments may be bytes, and a reply may be read as bytes. */
+export interface Sender {
+  sendCommand<T>(
+    args: readonly RedisArgument[],
+    options?: { readonly typeMapping?: { readonly [RESP_TYPES.BLOB_STRING]: BufferConstructor } },
+  ): Promise<T>;
+}
+
+/** Bulk strings as Buffers: the snapshot's bytes as Redis holds them, without a decode to a string. */
+const AS_BYTES = { typeMapping: { [RESP_TYPES.BLOB_STRING]: Buffer } } as const;
+
+const OPENING_BRACE = 0x7b;
+
+/** The snapshot's bytes from the key's value: raw (starts with `{`) or base64 as older versions wrote. */
+export function snapshotBytes(value: Buffer): Buffer {
+  return value[0] === OPENING_BRACE ? value : Buffer.from(value.toString('latin1'), 'base64');
 }
 
 /**
@@ -80,7 +99,7 @@ export async function writeRedisSnapshot(
       ...(meta.reset ? { reset: true } : {}),
     },
     image,
-  ).toString('base64');
+  );
   const k = keys;
   return client.sendCommand<number>([
     'EVAL',
@@ -109,9 +128,9 @@ export async function readRedisSnapshot(
   notes: string[],
 ): Promise<Snapshot | undefined> {
   for (const key of [keys.latest, keys.previous]) {
-    const text = await client.sendCommand<string | null>(['GET', key]);
-    if (text === null) continue;
-    const found = decodeSnapshot(Buffer.from(text, 'base64'), expected);
+    const value = await client.sendCommand<Buffer | null>(['GET', key], AS_BYTES);
+    if (value === null) continue;
+    const found = decodeSnapshot(snapshotBytes(value), expected);
     if (typeof found === 'string') {
       notes.push(`refused snapshot ${key}: ${found}`);
       continue;

@@ -37,6 +37,7 @@ import {
 import {
   compareIds,
   readRedisSnapshot,
+  type Sender,
   type SnapshotKeys,
   snapshotKeys,
   writeRedisSnapshot,
@@ -175,8 +176,7 @@ export async function openRedisStore(
 }
 
 /** The few client calls the store makes. */
-interface LogClient {
-  sendCommand<T>(args: readonly string[]): Promise<T>;
+interface LogClient extends Sender {
   readonly isReady: boolean;
   close(): Promise<void>;
   destroy(): void;

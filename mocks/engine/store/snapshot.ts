@@ -11,11 +11,12 @@ import { dirname } from 'node:path';
 /**
  * Bumped with any change of the image's layout (`image.ts`): the format a snapshot is written in. A
  * snapshot of a format this version cannot read is refused (the previous snapshot or the log is used).
- * 1: the image lists its class instances by walk order; 2: by reference (no walk to restore).
+ * 1: the image lists its class instances by walk order; 2: by reference (no walk to restore); 3: as 2,
+ * and a moderation case holds its submission as JSON text (`submissionJson`), not as an object.
  */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 /** The formats this version reads: the image is restored by the layout its header names. */
-export const READABLE_FORMATS: readonly number[] = [1, 2];
+export const READABLE_FORMATS: readonly number[] = [1, 2, 3];
 
 export interface SnapshotHeader {
   readonly 'cca-kit-snapshot': number;
@@ -71,7 +72,7 @@ export function decodeSnapshot(bytes: Uint8Array, expected: SnapshotExpectation)
     return 'its header is not JSON';
   }
   if (!READABLE_FORMATS.includes(header['cca-kit-snapshot']))
-    return `format ${JSON.stringify(header['cca-kit-snapshot'])}, this version reads ${READABLE_FORMATS.join(' and ')}`;
+    return `format ${JSON.stringify(header['cca-kit-snapshot'])}, this version reads ${READABLE_FORMATS.join(', ')}`;
   if (header.fingerprint !== expected.fingerprint) return 'written for another origin (fingerprint)';
   if ((header.epoch ?? null) !== expected.epoch)
     return `of another log (epoch ${header.epoch ?? 'none'}, the log's is ${expected.epoch ?? 'none'})`;
