@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
-import { sampleActionIds } from './discover.ts';
+import { historyWindow, sampleActionIds } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 /** A registered field as the read shows it. */
@@ -89,6 +89,21 @@ export function noTargetReason(ctx: LawContext): string {
   return ctx.customFieldWrites
     ? 'no action with a custom field of a generable type (text, number, boolean, date, json) holding a value the run could put back'
     : 'writes to existing records: left alone by --no-custom-field-writes';
+}
+
+/** The action's summary in the history window's list (the page the sample came from), read afresh. */
+async function listedSummary(
+  ctx: LawContext,
+  actionId: string,
+): Promise<Record<string, unknown> | undefined> {
+  const res = await call(ctx, 'listActions', {
+    auth: 'read',
+    query: { ...historyWindow(ctx), pageSize: 200 },
+  });
+  const ok = expectConforming(ctx, 'listActions', res, { status: 200, statusRule: 'LIST-RESPONSE-ENVELOPE' });
+  return arr(obj(ok.parsed)['data'])
+    .map(obj)
+    .find((a) => a['actionId'] === actionId);
 }
 
 async function attempt<T>(what: () => Promise<T>): Promise<T | Error> {
@@ -225,9 +240,10 @@ export const patchPersists: Law = {
   id: 'custom-fields.patch-persists',
   group: 'custom-fields',
   title:
-    'a PATCHed value of the registered type is echoed and read back (original values restored afterwards)',
+    'a PATCHed value of the registered type is echoed and read back, and the action list shows it (original values restored afterwards)',
   ruleIds: [
     'CF-PATCH-PERSISTS',
+    'CF-PATCH-SHOWS-IN-LIST',
     'CF-PATCH-RESPONSE-SHAPE',
     'CF-GET-ACTIONID-MATCHES-PATH',
     'SCOPE-CUSTOM-FIELDS-WRITE',
@@ -288,6 +304,20 @@ export const patchPersists: Law = {
             `after PATCH ${field.fieldName}=${canonical(value)}, the read gives ${canonical(after?.value)}`,
           );
         }
+        // The action's summary in the list is the same action (spec 2.1 customFields): it shows the
+        // written value too, where it lists the field at all (keys present only, as the reads-agree law).
+        const listed = await listedSummary(ctx, actionId);
+        const map = obj(listed?.['customFields']);
+        if (
+          listed !== undefined &&
+          field.fieldName in map &&
+          canonical(map[field.fieldName]) !== canonical(value)
+        )
+          violate(
+            'CF-PATCH-SHOWS-IN-LIST',
+            'list-stale',
+            `after PATCH ${field.fieldName}=${canonical(value)} of ${actionId}, the action list shows customFields.${field.fieldName} ${canonical(map[field.fieldName])}`,
+          );
       }),
     );
   },
