@@ -12,7 +12,7 @@ import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
 import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
 import { type CatalogEntry, catalog, localResolver } from './catalog.ts';
 import { type Case, caseArb, inputOf, MAX_LIMIT, observedValues } from './paging.ts';
-import { filterOf, notIn, SEARCH, type Walk, walk } from './search.ts';
+import { filterOf, notIn, type Relative, SEARCH, type Walk, walk } from './search.ts';
 import {
   Absent,
   agentExamples,
@@ -49,6 +49,23 @@ async function guarded(
   return body();
 }
 
+/**
+ * Pairs of relative windows, the first inside the second whatever the deployment's calendar or zone,
+ * tried once a run (random cases seldom draw them): the current calendar month inside the last two,
+ * and six rolling days inside a rolling week (a week is 7 days, so a unit shorter than it or a second
+ * calendar month that starts in the future gathers less).
+ */
+const FIXED_PAIRS: readonly (readonly [Relative, Relative])[] = [
+  [
+    { unit: 'month', count: 1, calendar: true, includeCurrent: true },
+    { unit: 'month', count: 2, calendar: true, includeCurrent: true },
+  ],
+  [
+    { unit: 'day', count: 6, calendar: false, includeCurrent: true },
+    { unit: 'week', count: 1, calendar: false, includeCurrent: true },
+  ],
+];
+
 const subsets: Law = {
   id: 'agent.search.subsets',
   group: GROUP,
@@ -59,10 +76,27 @@ const subsets: Law = {
     guarded(ctx, [SEARCH], () =>
       withSession(ctx, 'read', async (session) => {
         const values = await observedValues(ctx, session);
+        let pairsDone = false;
         return agentProperty(
           ctx,
           fc.tuple(caseArb(values), fc.integer({ min: 1, max: 6 })),
           async ([c, extra]) => {
+            if (!pairsDone) {
+              pairsDone = true;
+              for (const [narrowRel, wideRel] of FIXED_PAIRS) {
+                const plain = { ...c, sources: [], statuses: [] };
+                const narrow = await walk(session, inputOf({ ...plain, relative: narrowRel }, MAX_LIMIT));
+                const wide = await walk(session, inputOf({ ...plain, relative: wideRel }, MAX_LIMIT));
+                const out = notIn(narrow.ids, wide.ids);
+                if (narrow.ended && wide.ended && out !== undefined)
+                  violate(
+                    'AGENT-MCP-SEARCH-WINDOW-SUBSET',
+                    'window-pair',
+                    `action ${out} is in the window ${JSON.stringify(narrowRel)} but not in ${JSON.stringify(wideRel)}, which holds it`,
+                    { narrowRel, wideRel },
+                  );
+              }
+            }
             const wideRel = { ...c.relative, count: c.relative.count + extra };
             const narrow = await walk(session, inputOf(c, MAX_LIMIT));
             const wide = await walk(session, inputOf({ ...c, relative: wideRel }, MAX_LIMIT));

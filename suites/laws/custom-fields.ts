@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
-import { sampleActionIds } from './discover.ts';
+import { historyWindow, sampleActionIds } from './discover.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
 /** A registered field as the read shows it. */
@@ -74,13 +74,17 @@ export async function writableFields(
 ): Promise<{ actionId: string; fields: readonly FieldInfo[] } | undefined> {
   if (!ctx.customFieldWrites) return undefined;
   return ctx.memo('sample:custom-fields', async () => {
+    // Of the first sample actions, the one whose writable fields cover the most field types: every
+    // type a write can reach is then written (at the latest when its value is put back).
+    let best: { actionId: string; fields: readonly FieldInfo[]; types: number } | undefined;
     for (const actionId of (await sampleActionIds(ctx)).slice(0, 8)) {
       const fields = (await readFields(ctx, actionId)).filter(
         (f) => valueFor(f.fieldType) !== undefined && f.value !== null && f.value !== undefined,
       );
-      if (fields.length > 0) return { actionId, fields };
+      const types = new Set(fields.map((f) => f.fieldType)).size;
+      if (types > (best?.types ?? 0)) best = { actionId, fields, types };
     }
-    return undefined;
+    return best === undefined ? undefined : { actionId: best.actionId, fields: best.fields };
   });
 }
 
@@ -89,6 +93,21 @@ export function noTargetReason(ctx: LawContext): string {
   return ctx.customFieldWrites
     ? 'no action with a custom field of a generable type (text, number, boolean, date, json) holding a value the run could put back'
     : 'writes to existing records: left alone by --no-custom-field-writes';
+}
+
+/** The action's summary in the history window's list (the page the sample came from), read afresh. */
+async function listedSummary(
+  ctx: LawContext,
+  actionId: string,
+): Promise<Record<string, unknown> | undefined> {
+  const res = await call(ctx, 'listActions', {
+    auth: 'read',
+    query: { ...historyWindow(ctx), pageSize: 200 },
+  });
+  const ok = expectConforming(ctx, 'listActions', res, { status: 200, statusRule: 'LIST-RESPONSE-ENVELOPE' });
+  return arr(obj(ok.parsed)['data'])
+    .map(obj)
+    .find((a) => a['actionId'] === actionId);
 }
 
 async function attempt<T>(what: () => Promise<T>): Promise<T | Error> {
@@ -225,9 +244,10 @@ export const patchPersists: Law = {
   id: 'custom-fields.patch-persists',
   group: 'custom-fields',
   title:
-    'a PATCHed value of the registered type is echoed and read back (original values restored afterwards)',
+    'a PATCHed value of the registered type is echoed and read back, and the action list shows it (original values restored afterwards)',
   ruleIds: [
     'CF-PATCH-PERSISTS',
+    'CF-PATCH-SHOWS-IN-LIST',
     'CF-PATCH-RESPONSE-SHAPE',
     'CF-GET-ACTIONID-MATCHES-PATH',
     'SCOPE-CUSTOM-FIELDS-WRITE',
@@ -248,8 +268,26 @@ export const patchPersists: Law = {
     const arb = fc
       .constantFrom(...fields)
       .chain((f) => (valueFor(f.fieldType) ?? fc.constant(null)).map((value) => ({ field: f, value })));
-    return withRestore(ctx, target, () =>
-      runProperty(ctx, arb, async ({ field, value }) => {
+    return withRestore(ctx, target, async () => {
+      // Each field once with the value the deployment holds for it (of the field's type by its own
+      // answer): random picks of a few runs may miss a type.
+      const own = await runExamples(ctx, async () => {
+        for (const field of fields) {
+          const res = await call(ctx, 'updateCustomFields', {
+            auth: 'write',
+            path: { actionId },
+            json: { fields: [{ fieldName: field.fieldName, value: field.value }] },
+          });
+          expectConforming(ctx, 'updateCustomFields', res, {
+            status: 200,
+            statusRule: 'CF-PATCH-STATUSES-DECLARED',
+            what: `PATCH ${field.fieldName} (${field.fieldType}) with the value it holds, ${canonical(field.value)}`,
+          });
+        }
+        return fields.length;
+      });
+      if (own.kind === 'failed') return own;
+      return runProperty(ctx, arb, async ({ field, value }) => {
         const res = await call(ctx, 'updateCustomFields', {
           auth: 'write',
           path: { actionId },
@@ -288,8 +326,22 @@ export const patchPersists: Law = {
             `after PATCH ${field.fieldName}=${canonical(value)}, the read gives ${canonical(after?.value)}`,
           );
         }
-      }),
-    );
+        // The action's summary in the list is the same action (spec 2.1 customFields): it shows the
+        // written value too, where it lists the field at all (keys present only, as the reads-agree law).
+        const listed = await listedSummary(ctx, actionId);
+        const map = obj(listed?.['customFields']);
+        if (
+          listed !== undefined &&
+          field.fieldName in map &&
+          canonical(map[field.fieldName]) !== canonical(value)
+        )
+          violate(
+            'CF-PATCH-SHOWS-IN-LIST',
+            'list-stale',
+            `after PATCH ${field.fieldName}=${canonical(value)} of ${actionId}, the action list shows customFields.${field.fieldName} ${canonical(map[field.fieldName])}`,
+          );
+      });
+    });
   },
 };
 

@@ -6,7 +6,9 @@ import { call, expectConforming } from './support.ts';
 /**
  * ISO 8601-shaped dates of no calendar day, as `from` or `to` of the action list: month 00 or 13, day
  * 00, 30 February (a date parser that rolls over reads it as 1 March, one that checks ranges loosely
- * reads month 13 as January of the next year). Each is neither an ISO 8601 date nor a timestamp, so
+ * reads month 13 as January of the next year), and timestamps of no time of day: minute 60, second 61
+ * (a rolling parser reads them as the next hour or minute; 60 seconds is left out, a leap second is
+ * ISO 8601, and so is hour 24, the end of a day). Each is neither an ISO 8601 date nor a timestamp, so
  * each is a 400 (spec 4.1). The control is the same request with the window's own dates (a 200).
  */
 export const CALENDAR_OUT_OF_RANGE: readonly string[] = [
@@ -16,12 +18,15 @@ export const CALENDAR_OUT_OF_RANGE: readonly string[] = [
   '2023-02-29',
   '2024-02-30T00:00:00Z',
   '2024-13-01T00:00:00Z',
+  '2024-03-01T12:60:00Z',
+  '2024-03-01T12:00:61Z',
 ];
 
 export const listCalendarDates: Law = {
   id: 'inputs.list-calendar-dates',
   group: 'inputs',
-  title: 'listActions: from/to of no calendar day (month 13, day 00, 30 February) are a 400',
+  title:
+    'listActions: from/to of no calendar day or time of day (month 13, day 00, 30 February, minute 60, second 61) are a 400',
   ruleIds: ['LIST-FROM-ISO-8601', 'ERR-GENERAL-BODY'],
   needs: { keys: ['read'] },
   run: (ctx) =>

@@ -103,10 +103,14 @@ export const fullFilterCombos: Law = {
     }),
 };
 
+/** filterJson values that are JSON but not an object, so carry no responded flag. */
+const NOT_AN_OBJECT: readonly string[] = ['null', '[]', '[{"responded":true}]', '5', '"responded"'];
+
 export const legacyFilters: Law = {
   id: 'inputs.list-legacy-filters',
   group: 'inputs',
-  title: 'legacy filter/filterJson read only the responded flag (a platform term changes nothing)',
+  title:
+    'legacy filter/filterJson read only the responded flag (a platform term changes nothing; JSON that is no object is the default or a 400)',
   ruleIds: ['LIST-LEGACY-FILTER-ONLY-RESPONDED', 'LIST-LEGACY-FILTERJSON-ONLY-RESPONDED'],
   needs: { keys: ['read'] },
   run: (ctx) =>
@@ -144,6 +148,26 @@ export const legacyFilters: Law = {
           );
         }
       }
-      return 5;
+      // JSON that holds no responded flag because it is no object: the flag is absent (the same list as
+      // without filterJson) or the value is refused (400); the spec allows either, never a server error.
+      for (const filterJson of NOT_AN_OBJECT) {
+        const res = await call(ctx, 'listActions', { auth: 'read', query: { ...base, filterJson } });
+        const ok = expectConforming(ctx, 'listActions', res, {
+          status: [200, 400],
+          statusRule: 'LIST-LEGACY-FILTERJSON-ONLY-RESPONDED',
+          what: `listActions with filterJson ${filterJson} (JSON, not an object)`,
+        });
+        if (ok.status !== 200) continue;
+        const got = arr(obj(ok.parsed)['data'])
+          .map((a) => str(obj(a)['actionId']))
+          .join(',');
+        if (got !== plain)
+          violate(
+            'LIST-LEGACY-FILTERJSON-ONLY-RESPONDED',
+            'not-an-object-applied',
+            `legacy filterJson ${filterJson} holds no responded flag, yet the list differs from the one without it`,
+          );
+      }
+      return 5 + NOT_AN_OBJECT.length;
     }),
 };

@@ -196,8 +196,9 @@ export const searchPaging: Law = {
 export const tagPaging: Law = {
   id: 'paging.tags-has-more',
   group: 'paging',
-  title: 'tag analytics: pagination echoes limit/offset and hasMore = offset + page < total',
-  ruleIds: ['SCHEMA-PAGINATION', 'TAGS-QUERY-PARAMS'],
+  title:
+    'tag analytics: pagination echoes limit/offset and hasMore = offset + page < total (the page ending at the last tag included)',
+  ruleIds: ['SCHEMA-PAGINATION', 'TAGS-HAS-MORE-NEXT-PAGE', 'TAGS-QUERY-PARAMS'],
   needs: { keys: ['read'] },
   run: (ctx) => {
     const arb = fc.record({
@@ -230,14 +231,36 @@ export const tagPaging: Law = {
           const total = num(p['total']) ?? 0;
           if (p['hasMore'] !== offset + rows < total) {
             violate(
-              'SCHEMA-PAGINATION',
+              'TAGS-HAS-MORE-NEXT-PAGE',
               'has-more',
               `tag analytics hasMore ${String(p['hasMore'])} with offset ${offset}, ${rows} rows, total ${total}`,
             );
           }
         },
       });
-      void ok;
+      // The page that ends exactly at the last tag (offset + limit == total), which random offsets
+      // seldom hit: nothing follows it, so hasMore is false.
+      const total = num(obj(obj(obj(ok.parsed)['data'])['pagination'])['total']);
+      if (total === undefined || total < 1) return;
+      const endLimit = Math.min(limit, total);
+      const endOffset = total - endLimit;
+      const end = await call(ctx, 'getTagAnalytics', {
+        auth: 'read',
+        query: { ...w, limit: endLimit, offset: endOffset },
+      });
+      expectConforming(ctx, 'getTagAnalytics', end, {
+        status: 200,
+        statusRule: 'TAGS-QUERY-PARAMS',
+        before: (parsed) => {
+          const p = obj(obj(obj(parsed)['data'])['pagination']);
+          if (num(p['total']) === total && p['hasMore'] !== false)
+            violate(
+              'TAGS-HAS-MORE-NEXT-PAGE',
+              'has-more-at-end',
+              `tag analytics hasMore ${String(p['hasMore'])} with offset ${endOffset} and limit ${endLimit}: the page ends at the last of ${total} tags`,
+            );
+        },
+      });
     });
   },
 };

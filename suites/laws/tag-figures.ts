@@ -5,7 +5,10 @@
  * analytics counts for it. Both are readings of the field names (the spec gives the names, not the
  * sums): `should` rules, a warning, never a failed run. An aggregate that also counts another
  * organization's actions of a tag the caller has too breaks the second (spec 1: all data returned
- * belongs to the key's organization).
+ * belongs to the key's organization). Two more readings of the same kind: a sentiment-by-tag row's four
+ * label counts are counts of its mentions (none below 0, together no more than totalMentions: a mention
+ * without a label is in none), and the summary's totalTagGroups counts the groups of the tags the
+ * breakdown lists (when the summary's totalTags is the breakdown's length, so both count the same tags).
  */
 import { runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
@@ -15,10 +18,13 @@ import { arr, num, obj, str } from './support.ts';
 /** Pages of tag analytics read for one window at most: a deployment with more tags is judged on what was read. */
 const MAX_PAGES = 10;
 const PAGE = 200;
+/** The four label counts of a sentiment-by-tag row (spec 2.6). */
+const LABELS = ['veryNegative', 'negative', 'neutral', 'positive'] as const;
 
 interface TagFigures {
   readonly breakdown: readonly Record<string, unknown>[];
   readonly volume: readonly Record<string, unknown>[];
+  readonly summary: Record<string, unknown>;
   /** Every page was read: a tag missing from the breakdown has no count. */
   readonly whole: boolean;
 }
@@ -26,6 +32,7 @@ interface TagFigures {
 async function tagFigures(ctx: LawContext, window: Span): Promise<TagFigures> {
   const breakdown: Record<string, unknown>[] = [];
   const volume: Record<string, unknown>[] = [];
+  let summary: Record<string, unknown> = {};
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const body = await readAnalytics(ctx, 'getTagAnalytics', {
       ...windowQuery(window),
@@ -34,23 +41,26 @@ async function tagFigures(ctx: LawContext, window: Span): Promise<TagFigures> {
       offset: page * PAGE,
     });
     const data = obj(body['data']);
+    if (page === 0) summary = obj(data['summary']);
     const rows = arr(data['tagBreakdown']).map(obj);
     breakdown.push(...rows);
     volume.push(...arr(data['volumeByTag']).map(obj));
     if (obj(data['pagination'])['hasMore'] !== true || rows.length === 0)
-      return { breakdown, volume, whole: true };
+      return { breakdown, volume, summary, whole: true };
   }
-  return { breakdown, volume, whole: false };
+  return { breakdown, volume, summary, whole: false };
 }
 
 export const tagFiguresAgree: Law = {
   id: 'analytics.tag-figures-agree',
   group: 'parameters',
   title:
-    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it",
+    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; totalTagGroups counts the breakdown's groups; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it, nor more labels than mentions",
   ruleIds: [
     'TAGS-VOLUME-PARTS-ADD-UP',
     'SENT-TAG-WITHIN-TAG-COUNT',
+    'SENT-TAG-LABELS-WITHIN-MENTIONS',
+    'TAGS-SUMMARY-GROUPS-AGREE',
     'TAGS-QUERY-PARAMS',
     'SENT-TAG-QUERY-PARAMS',
   ],
@@ -73,7 +83,37 @@ export const tagFiguresAgree: Law = {
                 `tag analytics ${spanText(outer)}: volumeByTag of tag ${JSON.stringify(row['tagId'])} has total ${total}, responded ${responded} and notResponded ${notResponded}`,
               );
         }
+        const body = await readAnalytics(ctx, 'getSentimentByTag', windowQuery(outer));
+        const sentimentRows = arr(body['data']).map(obj);
+        for (const row of sentimentRows) {
+          const mentions = num(row['totalMentions']);
+          const labels = LABELS.map((k) => num(row[k]));
+          if (mentions === undefined || labels.some((n) => n === undefined)) continue;
+          const counts = labels as readonly number[];
+          const sum = counts.reduce((a, b) => a + b, 0);
+          if (counts.some((n) => n < 0) || sum > mentions)
+            violate(
+              'SENT-TAG-LABELS-WITHIN-MENTIONS',
+              'labels-over-mentions',
+              `sentiment by tag ${spanText(outer)}: ${JSON.stringify(row['tagName'])} has ${LABELS.map((k, i) => `${k} ${counts[i]}`).join(', ')} for ${mentions} mentions`,
+            );
+        }
         if (!figures.whole) return;
+        const totalTags = num(figures.summary['totalTags']);
+        const totalGroups = num(figures.summary['totalTagGroups']);
+        if (totalTags === figures.breakdown.length && totalGroups !== undefined) {
+          // A tag without a group (groupName null) may or may not make a group of its own.
+          const named = new Set(
+            figures.breakdown.map((r) => r['groupName']).filter((g): g is string => typeof g === 'string'),
+          );
+          const ungrouped = figures.breakdown.some((r) => typeof r['groupName'] !== 'string');
+          if (totalGroups < named.size || totalGroups > named.size + (ungrouped ? 1 : 0))
+            violate(
+              'TAGS-SUMMARY-GROUPS-AGREE',
+              'groups-count',
+              `tag analytics ${spanText(outer)}: summary totalTagGroups ${totalGroups}, but its ${totalTags} tags (the whole breakdown) carry ${named.size} group names${ungrouped ? ' and some none' : ''}`,
+            );
+        }
         // Tags are named by tagName in sentiment by tag, by tagId in the breakdown: same-named tags add up.
         const countByName = new Map<string, number>();
         for (const row of figures.breakdown) {
@@ -81,8 +121,7 @@ export const tagFiguresAgree: Law = {
           if (name !== undefined)
             countByName.set(name, (countByName.get(name) ?? 0) + (num(row['count']) ?? 0));
         }
-        const body = await readAnalytics(ctx, 'getSentimentByTag', windowQuery(outer));
-        for (const row of arr(body['data']).map(obj)) {
+        for (const row of sentimentRows) {
           const name = str(row['tagName']);
           const mentions = num(row['totalMentions']);
           if (name === undefined || mentions === undefined) continue;

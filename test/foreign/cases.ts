@@ -121,4 +121,7 @@ export const GO_CASES: readonly DeviationCase[] = [
   // Passed unnoticed on first contact; caught since by the hardest ids tried first and the made-up id.
   { id: 'D06', rule: 'DETAIL-READS-AGREE', level: 'must' },
   { id: 'D10', rule: 'AUTH-READ-KEY-WRITE-ROUTE-403', level: 'must' },
+  // Should ones, laws since: a PATCHed value shows in the list; hasMore on the page ending at the last tag.
+  { id: 'D11', rule: 'CF-PATCH-SHOWS-IN-LIST', level: 'should' },
+  { id: 'D12', rule: 'TAGS-HAS-MORE-NEXT-PAGE', level: 'should' },
 ];
