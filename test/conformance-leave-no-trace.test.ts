@@ -56,18 +56,23 @@ function refusesNullForText(engine: Engine): Hook {
 }
 
 /**
- * A deployment that stores the first `accepted` custom-field writes and then refuses every write
- * (`refuse`) or answers 200 without storing it (`ignore`): the run's restore cannot put values back.
+ * A deployment that stores every custom-field write until it has taken `accepted` writes carrying the
+ * law's rationale (the property's examples), then refuses every write (`refuse`) or answers 200
+ * without storing it (`ignore`): the writes the law makes are stored, the restore after them is not.
+ * Counting the property's own writes, not all writes, keeps the lock on the restore however many
+ * fields the law first writes back with the value they hold.
  */
 function locksAfter(accepted: number, mode: 'refuse' | 'ignore'): Hook {
-  let writes = 0;
+  let examples = 0;
   return (handle) => async (request, context) => {
     if (request.method !== 'PATCH' || !PATCH_PATH.test(new URL(request.url).pathname))
       return handle(request, context);
-    writes += 1;
-    if (writes <= accepted) return handle(request, context);
-    if (mode === 'refuse') return refusal({ fields: 'values are locked after the first write' });
     const items = await patchItems(request);
+    if (examples < accepted) {
+      if (items.some((f) => f['rationale'] === 'cca-conform')) examples += 1;
+      return handle(request, context);
+    }
+    if (mode === 'refuse') return refusal({ fields: 'values are locked after the first write' });
     const actionId = decodeURIComponent(new URL(request.url).pathname.split('/')[3] ?? '');
     return new Response(
       JSON.stringify({

@@ -137,7 +137,8 @@ export const MUTANTS: readonly Mutant[] = [
   {
     id: 'has-more-wrong',
     description: 'tag analytics pagination.hasMore is inverted',
-    expect: ['SCHEMA-PAGINATION'],
+    // The spec gives hasMore only as a boolean; what it means is the should rule's reading of the name.
+    expect: ['TAGS-HAS-MORE-NEXT-PAGE', 'SCHEMA-PAGINATION'],
     hook: () =>
       rewriteJson(['getTagAnalytics'], (b) => {
         if (!isObj(b) || !isObj(b['data']) || !isObj(b['data']['pagination'])) return b;
