@@ -7,6 +7,8 @@ import { conversationJsonOnRequest } from './conversation-json.ts';
 import { customFieldLaws } from './custom-fields.ts';
 import { docsLaws } from './docs.ts';
 import { swaggerUiAssets } from './docs-assets.ts';
+import { engagementUsers } from './engagement-users.ts';
+import { figureMeans } from './figure-means.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
 import { ingestionIdentity } from './ingestion-identity.ts';
@@ -46,6 +48,8 @@ export const allLaws: readonly Law[] = [
   analyticsWindows,
   tagAnalyticsParameters,
   tagFiguresAgree,
+  figureMeans,
+  engagementUsers,
   tagVolumeParameters,
   tagVolumeKeepsListed,
   engagementPlatforms,

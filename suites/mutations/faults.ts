@@ -147,6 +147,54 @@ export const MUTANTS: readonly Mutant[] = [
       }),
   },
   {
+    id: 'queue-sentiment-nulls-as-marker',
+    description:
+      "a queue's averageSentimentScore averages a marker for a missing score (-32.768) in with the stored scores",
+    expect: ['QUEUE-AVG-SENTIMENT-MEAN'],
+    hook: () =>
+      rewriteJson(['listQueues'], (b) => {
+        if (!isObj(b) || !Array.isArray(b['data'])) return b;
+        const data = b['data'].map((e) => {
+          if (!isObj(e) || !isObj(e['metrics'])) return e;
+          const m = e['metrics'];
+          const avg = typeof m['averageSentimentScore'] === 'number' ? m['averageSentimentScore'] : 0;
+          return { ...e, metrics: { ...m, averageSentimentScore: Math.round((avg - 1.5) * 100) / 100 } };
+        });
+        return { ...b, data };
+      }),
+  },
+  {
+    id: 'tag-sentiment-unscaled',
+    description: 'volumeByTag avgSentiment is reported in thousandths (the stored unit), not as a score',
+    expect: ['TAGS-VOLUME-AVG-SENTIMENT-MEAN'],
+    hook: () =>
+      rewriteJson(['getTagAnalytics'], (b) => {
+        if (!isObj(b) || !isObj(b['data']) || !Array.isArray(b['data']['volumeByTag'])) return b;
+        const volumeByTag = b['data']['volumeByTag'].map((r) =>
+          isObj(r) && typeof r['avgSentiment'] === 'number'
+            ? { ...r, avgSentiment: Math.round(r['avgSentiment'] * 1000) }
+            : r,
+        );
+        return { ...b, data: { ...b['data'], volumeByTag } };
+      }),
+  },
+  {
+    id: 'engagement-seeded-users-uncounted',
+    description:
+      'engagement leaves out the users it has no key for: percentile rows vanish and growth rows count no users',
+    expect: ['ENG-COUNTS-ACTION-USERS'],
+    hook: () =>
+      rewriteJson(['getEngagement'], (b) => {
+        if (!isObj(b) || !isObj(b['data'])) return b;
+        const growthTrends = Array.isArray(b['data']['growthTrends'])
+          ? b['data']['growthTrends'].map((r) =>
+              isObj(r) ? { ...r, currentWeekUsers: 0, previousWeekUsers: 0, growthPercentage: 0 } : r,
+            )
+          : b['data']['growthTrends'];
+        return { ...b, data: { ...b['data'], engagementPercentiles: [], growthTrends } };
+      }),
+  },
+  {
     id: 'duplicate-answered-accepted',
     description: 'an exact resubmission is acknowledged as accepted instead of duplicate',
     expect: ['MOD-EXACT-RESUBMIT-DUPLICATE'],

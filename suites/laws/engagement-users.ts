@@ -1,0 +1,97 @@
+/**
+ * Engagement counts users of the actions it covers (spec 2.6): over a window holding every date, each
+ * platform of the organization's actions has an engagementPercentiles row, and a growthTrends row of a
+ * week and platform counts at least one user this week where actions of that platform were created in
+ * the week the row names (from its own `week` to seven days later), and at least one the week before
+ * where actions were created in the seven days before it. Readings of the names (the spec gives the
+ * fields, not what they count): `should` rules.
+ *
+ * The actions come from the whole conversation search. Platforms are compared only when the
+ * engagement rows and the search name at least one platform alike (a deployment may name them its own
+ * way in engagement); nothing else is presumed.
+ */
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import type { Law } from '../../src/conformance/kit/law.ts';
+import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
+import { readAnalytics } from './parameters-support.ts';
+import { arr, num, obj, str } from './support.ts';
+import { EVERY_DATE, everyAction, type SearchedAction, WHOLE_SEARCH_LIMIT } from './whole-search.ts';
+
+const WEEK_MS = 7 * 86_400_000;
+
+function createdBetween(actions: readonly SearchedAction[], platform: string, from: number, to: number) {
+  return actions.some(
+    (a) => a.platform === platform && a.createdAt !== undefined && a.createdAt >= from && a.createdAt < to,
+  );
+}
+
+export const engagementUsers: Law = {
+  id: 'analytics.engagement-users',
+  group: 'parameters',
+  title:
+    'engagement over every date has a percentiles row for each platform of the actions, and a growth row counts a user in each week where its platform has actions',
+  ruleIds: ['ENG-COUNTS-ACTION-USERS'],
+  needs: { keys: ['read'] },
+  run: async (ctx): Promise<CheckOutcome> => {
+    let reason: string | undefined;
+    const outcome = await runExamples(ctx, async () => {
+      const actions = await everyAction(ctx);
+      if (actions === undefined) {
+        reason = `the conversation search could not be read whole (more than ${WHOLE_SEARCH_LIMIT} actions, or a count that changed while read)`;
+        return 0;
+      }
+      const body = await readAnalytics(ctx, 'getEngagement', EVERY_DATE);
+      const data = obj(body['data']);
+      const percentiles = arr(data['engagementPercentiles']).map(obj);
+      const trends = arr(data['growthTrends']).map(obj);
+      const searchPlatforms = new Set(actions.flatMap((a) => a.platform ?? []));
+      const named = new Set([...percentiles, ...trends].flatMap((r) => str(r['platform']) ?? []));
+      // Rows that all name platforms the search does not are another naming; no rows at all are none.
+      if (named.size > 0 && ![...named].some((p) => searchPlatforms.has(p))) {
+        reason = 'engagement names no platform as the search does: its rows cannot be matched to actions';
+        return 0;
+      }
+      let checks = 0;
+      const rowed = new Set(percentiles.flatMap((r) => str(r['platform']) ?? []));
+      for (const platform of searchPlatforms) {
+        checks += 1;
+        if (!rowed.has(platform))
+          violate(
+            'ENG-COUNTS-ACTION-USERS',
+            'percentiles-platform-missing',
+            `getEngagement over every date has no engagementPercentiles row for ${platform}, though the whole conversation search holds ${actions.filter((a) => a.platform === platform).length} of its actions (rows for ${[...rowed].join(', ') || 'no platform'})`,
+          );
+      }
+      for (const row of trends) {
+        const platform = str(row['platform']);
+        const week = Date.parse(str(row['week']) ?? '');
+        if (platform === undefined || Number.isNaN(week) || !searchPlatforms.has(platform)) continue;
+        const label = `getEngagement over every date: growthTrends week ${str(row['week'])} ${platform}`;
+        const current = num(row['currentWeekUsers']);
+        if (current !== undefined && createdBetween(actions, platform, week, week + WEEK_MS)) {
+          checks += 1;
+          if (current < 1)
+            violate(
+              'ENG-COUNTS-ACTION-USERS',
+              'week-users-missing',
+              `${label} has currentWeekUsers ${current}, though the search holds ${platform} actions created in that week`,
+            );
+        }
+        const previous = num(row['previousWeekUsers']);
+        if (previous !== undefined && createdBetween(actions, platform, week - WEEK_MS, week)) {
+          checks += 1;
+          if (previous < 1)
+            violate(
+              'ENG-COUNTS-ACTION-USERS',
+              'previous-week-users-missing',
+              `${label} has previousWeekUsers ${previous}, though the search holds ${platform} actions created in the week before`,
+            );
+        }
+      }
+      return checks;
+    });
+    return outcome.kind === 'passed' && reason !== undefined
+      ? { kind: 'not-run', ruleIds: engagementUsers.ruleIds, reason }
+      : outcome;
+  },
+};
