@@ -10,12 +10,11 @@
  * engagement rows and the search name at least one platform alike (a deployment may name them its own
  * way in engagement); nothing else is presumed.
  */
-import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
 import type { Law } from '../../src/conformance/kit/law.ts';
-import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
 import { readAnalytics } from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
-import { EVERY_DATE, everyAction, type SearchedAction, WHOLE_SEARCH_LIMIT } from './whole-search.ts';
+import { EVERY_DATE, type SearchedAction, withWholeSearch } from './whole-search.ts';
 
 const WEEK_MS = 7 * 86_400_000;
 
@@ -32,14 +31,8 @@ export const engagementUsers: Law = {
     'engagement over every date has a percentiles row for each platform of the actions, and a growth row counts a user in each week where its platform has actions',
   ruleIds: ['ENG-COUNTS-ACTION-USERS'],
   needs: { keys: ['read'] },
-  run: async (ctx): Promise<CheckOutcome> => {
-    let reason: string | undefined;
-    const outcome = await runExamples(ctx, async () => {
-      const actions = await everyAction(ctx);
-      if (actions === undefined) {
-        reason = `the conversation search could not be read whole (more than ${WHOLE_SEARCH_LIMIT} actions, or a count that changed while read)`;
-        return 0;
-      }
+  run: (ctx) =>
+    withWholeSearch(ctx, engagementUsers.ruleIds, async (actions) => {
       const body = await readAnalytics(ctx, 'getEngagement', EVERY_DATE);
       const data = obj(body['data']);
       const percentiles = arr(data['engagementPercentiles']).map(obj);
@@ -47,10 +40,8 @@ export const engagementUsers: Law = {
       const searchPlatforms = new Set(actions.flatMap((a) => a.platform ?? []));
       const named = new Set([...percentiles, ...trends].flatMap((r) => str(r['platform']) ?? []));
       // Rows that all name platforms the search does not are another naming; no rows at all are none.
-      if (named.size > 0 && ![...named].some((p) => searchPlatforms.has(p))) {
-        reason = 'engagement names no platform as the search does: its rows cannot be matched to actions';
-        return 0;
-      }
+      if (named.size > 0 && ![...named].some((p) => searchPlatforms.has(p)))
+        return 'engagement names no platform as the search does: its rows cannot be matched to actions';
       let checks = 0;
       const rowed = new Set(percentiles.flatMap((r) => str(r['platform']) ?? []));
       for (const platform of searchPlatforms) {
@@ -89,9 +80,5 @@ export const engagementUsers: Law = {
         }
       }
       return checks;
-    });
-    return outcome.kind === 'passed' && reason !== undefined
-      ? { kind: 'not-run', ruleIds: engagementUsers.ruleIds, reason }
-      : outcome;
-  },
+    }),
 };

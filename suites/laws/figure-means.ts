@@ -10,12 +10,11 @@
  * the tag's total) equals the number of search items of that queue (or carrying that tag). Where they
  * differ (another grouping, records arriving meanwhile) the group is left alone.
  */
-import { runExamples, violate } from '../../src/conformance/kit/check.ts';
+import { violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
-import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
 import { readAnalytics } from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
-import { EVERY_DATE, everyAction, type SearchedAction, WHOLE_SEARCH_LIMIT } from './whole-search.ts';
+import { EVERY_DATE, type SearchedAction, withWholeSearch } from './whole-search.ts';
 
 /**
  * How far a reported mean may lie from the exact one: rounding to two decimals, with room for binary
@@ -106,22 +105,11 @@ export const figureMeans: Law = {
     "a queue's averageSentimentScore and a tag's avgSentiment are the mean of the sentimentScore of the actions they cover (the whole search, over every date)",
   ruleIds: ['QUEUE-AVG-SENTIMENT-MEAN', 'TAGS-VOLUME-AVG-SENTIMENT-MEAN'],
   needs: { keys: ['read'] },
-  run: async (ctx): Promise<CheckOutcome> => {
-    let reason: string | undefined;
-    const outcome = await runExamples(ctx, async () => {
-      const actions = await everyAction(ctx);
-      if (actions === undefined) {
-        reason = `the conversation search could not be read whole (more than ${WHOLE_SEARCH_LIMIT} actions, or a count that changed while read)`;
-        return 0;
-      }
+  run: (ctx) =>
+    withWholeSearch(ctx, figureMeans.ruleIds, async (actions) => {
       const checks = (await queueMeans(ctx, actions)) + (await tagMeans(ctx, actions));
-      if (checks === 0)
-        reason =
-          'no queue or tag had a count the whole search reproduces (another grouping, or records arriving meanwhile)';
-      return checks;
-    });
-    return outcome.kind === 'passed' && reason !== undefined
-      ? { kind: 'not-run', ruleIds: figureMeans.ruleIds, reason }
-      : outcome;
-  },
+      return checks > 0
+        ? checks
+        : 'no queue or tag had a count the whole search reproduces (another grouping, or records arriving meanwhile)';
+    }),
 };

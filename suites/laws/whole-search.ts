@@ -3,7 +3,9 @@
  * (spec 4.13), deduplicated on actionId. Laws that check a figure against the records it counts start
  * here, so they presume nothing of which records a deployment holds. Read once per run.
  */
+import { runExamples } from '../../src/conformance/kit/check.ts';
 import type { LawContext } from '../../src/conformance/kit/law.ts';
+import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
 import { readAnalytics } from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
 
@@ -63,4 +65,27 @@ export function everyAction(ctx: LawContext): Promise<readonly SearchedAction[] 
     }
     return undefined;
   });
+}
+
+/**
+ * Runs a law's checks on every action: `body` gives the number of checks made, or why it could make
+ * none (then the law is not run, never passed with nothing checked).
+ */
+export async function withWholeSearch(
+  ctx: LawContext,
+  ruleIds: readonly string[],
+  body: (actions: readonly SearchedAction[]) => Promise<number | string>,
+): Promise<CheckOutcome> {
+  let reason: string | undefined;
+  const outcome = await runExamples(ctx, async () => {
+    const actions = await everyAction(ctx);
+    const result =
+      actions === undefined
+        ? `the conversation search could not be read whole (more than ${WHOLE_SEARCH_LIMIT} actions, or a count that changed while read)`
+        : await body(actions);
+    if (typeof result === 'number') return result;
+    reason = result;
+    return 0;
+  });
+  return outcome.kind === 'passed' && reason !== undefined ? { kind: 'not-run', ruleIds, reason } : outcome;
 }
