@@ -1,10 +1,11 @@
 /**
  * The engine's own cost per request of one route, without a socket: `engine.dispatch` called in a
  * hot loop (answer cache off unless `--cache`), reported as microseconds per request. A steadier
- * figure than a wrk run on a loaded machine when comparing two versions of a handler.
+ * figure than a wrk run on a loaded machine when comparing two versions of a handler. `--journal`
+ * installs the request journal as `cca-kit mock` does (the loop has none by default).
  *
- *   npx tsx bench/engine-loop.ts [--cache] <path> [requests=20000]
- *   npx tsx bench/engine-loop.ts [--cache] --route <name> [requests=20000]
+ *   npx tsx bench/engine-loop.ts [--cache] [--journal] <path> [requests=20000]
+ *   npx tsx bench/engine-loop.ts [--cache] [--journal] --route <name> [requests=20000]
  *
  * `<path>` is a GET. `--route` takes a route of the throughput section by name (bench/lib/routes.ts:
  * list, detail, search, tags, tagVolume, sentiment, engagement, agents, queues, and the writes
@@ -13,15 +14,17 @@
  */
 import { bytesBody, headersFromRecord, type RequestHeaders } from '../mocks/engine/exchange.ts';
 import { createEngine } from '../mocks/engine/index.ts';
+import { createJournal } from '../mocks/engine/journal/index.ts';
 import { type BenchKeys, benchRoutes } from './lib/routes.ts';
 
 const args = process.argv.slice(2);
 const cache = args.includes('--cache');
+const journal = args.includes('--journal');
 const routeAt = args.indexOf('--route');
 const routeName = routeAt >= 0 ? args[routeAt + 1] : undefined;
 if (routeAt >= 0 && routeName === undefined) throw new Error('--route needs a route name');
 const positional = args.filter(
-  (a, i) => a !== '--cache' && (routeAt < 0 || (i !== routeAt && i !== routeAt + 1)),
+  (a, i) => a !== '--cache' && a !== '--journal' && (routeAt < 0 || (i !== routeAt && i !== routeAt + 1)),
 );
 const [pathArg, countText] =
   routeName === undefined
@@ -31,7 +34,11 @@ const count = Number.parseInt(countText ?? '20000', 10);
 if (!Number.isSafeInteger(count) || count < 5)
   throw new Error(`requests must be an integer ≥ 5, got ${countText}`);
 
-const engine = createEngine({ seed: 42, rememberAnswers: cache });
+const engine = createEngine({
+  seed: 42,
+  rememberAnswers: cache,
+  ...(journal ? { interceptors: [createJournal()] } : {}),
+});
 const orgs = engine.admin.listOrganizations();
 const org = orgs.find((o) => o.moderationMode === 'ad_policy') ?? orgs[0];
 // Seeded keys: their values are known to the engine that derived them (a key loaded by hash lists none).
@@ -131,5 +138,5 @@ for (let r = 0; r < 5; r++) {
 }
 rounds.sort((a, b) => a - b);
 process.stdout.write(
-  `${planned.label}: ${rounds[2]?.toFixed(1)} µs/request (min ${rounds[0]?.toFixed(1)}), ${bytes} bytes, cache ${cache ? 'on' : 'off'}\n`,
+  `${planned.label}: ${rounds[2]?.toFixed(1)} µs/request (min ${rounds[0]?.toFixed(1)}), ${bytes} bytes, cache ${cache ? 'on' : 'off'}, journal ${journal ? 'on' : 'off'}\n`,
 );

@@ -194,6 +194,10 @@ export async function runSample(options: RunOptions): Promise<JournalEntry[]> {
     `   ${done.length} of ${options.sample.mutants.length} answered by the journal; ${todo.length} to run`,
   );
   if (todo.length === 0 || options.journalOnly === true) return done;
+  // An incremental file of other laws can never answer again (the journal keeps their results).
+  for (const name of readdirSync(CACHE_DIR))
+    if (/^incremental-[0-9a-f]+\.json$/.test(name) && name !== `incremental-${stamp}.json`)
+      rmSync(join(CACHE_DIR, name), { force: true });
   const input = strykerInput({ ...options.sample, mutants: todo });
   const picksFile = join(CACHE_DIR, `sample-${process.pid}.json`);
   writeFileSync(picksFile, JSON.stringify(input.picks));
@@ -213,7 +217,10 @@ export async function runSample(options: RunOptions): Promise<JournalEntry[]> {
     const stryker = new Stryker({
       configFile: join(ROOT, 'stryker.config.mjs'),
       mutate: input.mutate,
-      ...(options.incrementalFile === undefined ? {} : { incrementalFile: options.incrementalFile }),
+      // Stryker's incremental diff sees the mutated files and the test files, not the laws they import
+      // (suites/laws, src/conformance): one incremental file per laws stamp, so a law that changed
+      // never answers from results of the laws before it.
+      incrementalFile: options.incrementalFile ?? join(CACHE_DIR, `incremental-${stamp}.json`),
       ...(options.testFiles === undefined ? {} : { testFiles: [...options.testFiles] }),
       ...(options.typeCheck === false ? { checkers: [] } : {}),
       // A const enum in Stryker's types: its value, spelled out.

@@ -67,6 +67,17 @@ export function splitWindows(
     });
 }
 
+/**
+ * The widest case `splitWindows` can generate (the whole span, split in the middle): the window most
+ * likely to hold a whole breakdown, tried first so that a small `runs` does not leave it to chance.
+ */
+export function widestSplit(ctx: LawContext, spanDays: number): { outer: Span; first: Span; second: Span } {
+  const anchor = settledAnchor(ctx) - (settledAnchor(ctx) % MINUTE_MS);
+  const from = anchor - Math.floor((spanDays * DAY_MS) / MINUTE_MS) * MINUTE_MS;
+  const split = from + Math.round((anchor - from) / MINUTE_MS / 2) * MINUTE_MS;
+  return { outer: { from, to: anchor }, first: { from, to: split - 1 }, second: { from: split, to: anchor } };
+}
+
 export interface TagRow {
   readonly tagId: string;
   readonly tagName: string;

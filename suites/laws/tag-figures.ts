@@ -12,7 +12,14 @@
  */
 import { runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
-import { readAnalytics, type Span, spanText, splitWindows, windowQuery } from './parameters-support.ts';
+import {
+  readAnalytics,
+  type Span,
+  spanText,
+  splitWindows,
+  widestSplit,
+  windowQuery,
+} from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
 
 /** Pages of tag analytics read for one window at most: a deployment with more tags is judged on what was read. */
@@ -134,6 +141,7 @@ export const tagFiguresAgree: Law = {
             );
         }
       },
-      { runs: Math.min(ctx.runs, 4) },
+      // The widest window first: the one most likely to hold a whole breakdown of several groups.
+      { runs: Math.min(ctx.runs, 4), examples: [widestSplit(ctx, 60)] },
     ),
 };
