@@ -107,7 +107,17 @@ describe('the dashboard against a page mock (setupWorker, headless Chromium)', (
         expect((await call('GET', '/v0/action/list?pageSize=2', 'read')).status).toBe(200);
         expect((await call('GET', '/v0/agents', 'none')).status).toBe(401);
 
-        const frame = tab.frame({ url: /\/__mock\/index\.html$/ });
+        // The page marks itself ready as it appends the dashboard's iframe, which then has yet to
+        // navigate to the dashboard's URL: wait for that instead of looking once.
+        const dashboardUrl = /\/__mock\/index\.html$/;
+        const frame =
+          tab.frame({ url: dashboardUrl }) ??
+          (await tab
+            .waitForEvent('framenavigated', {
+              predicate: (f) => dashboardUrl.test(f.url()),
+              timeout: scaled(30_000),
+            })
+            .catch(() => tab.frame({ url: dashboardUrl })));
         if (frame === null) throw new Error('the dashboard frame is missing');
         await frame.waitForSelector('#live[data-kind="ok"]:has-text("live")', { timeout: scaled(30_000) });
         await frame.waitForFunction(
