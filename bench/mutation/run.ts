@@ -127,6 +127,19 @@ export function lawsStamp(runs: number, testFiles: readonly string[] = []): stri
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * Stryker's incremental file for one laws stamp. Stryker's incremental diff sees the mutated files and
+ * the test files, not the laws they import (suites/laws, src/conformance): a file per stamp keeps a
+ * changed law from answering with results of the laws before it.
+ */
+export const incrementalFileName = (stamp: string): string => `incremental-${stamp}.json`;
+
+/** The incremental files of other stamps among `names`: they can never answer again (the journal keeps their results). */
+export function staleIncrementalFiles(names: readonly string[], stamp: string): string[] {
+  const current = incrementalFileName(stamp);
+  return names.filter((name) => /^incremental-[0-9a-f]+\.json$/.test(name) && name !== current);
+}
+
 const spotOf = (file: string, loc: Location, mutator: string, replacement: string) =>
   `${file} ${locKey(loc)} ${mutator} ${replacement}`;
 /** Stryker reports lines and columns from 1; babel counts columns from 0. */
@@ -194,10 +207,8 @@ export async function runSample(options: RunOptions): Promise<JournalEntry[]> {
     `   ${done.length} of ${options.sample.mutants.length} answered by the journal; ${todo.length} to run`,
   );
   if (todo.length === 0 || options.journalOnly === true) return done;
-  // An incremental file of other laws can never answer again (the journal keeps their results).
-  for (const name of readdirSync(CACHE_DIR))
-    if (/^incremental-[0-9a-f]+\.json$/.test(name) && name !== `incremental-${stamp}.json`)
-      rmSync(join(CACHE_DIR, name), { force: true });
+  for (const name of staleIncrementalFiles(readdirSync(CACHE_DIR), stamp))
+    rmSync(join(CACHE_DIR, name), { force: true });
   const input = strykerInput({ ...options.sample, mutants: todo });
   const picksFile = join(CACHE_DIR, `sample-${process.pid}.json`);
   writeFileSync(picksFile, JSON.stringify(input.picks));
@@ -217,10 +228,7 @@ export async function runSample(options: RunOptions): Promise<JournalEntry[]> {
     const stryker = new Stryker({
       configFile: join(ROOT, 'stryker.config.mjs'),
       mutate: input.mutate,
-      // Stryker's incremental diff sees the mutated files and the test files, not the laws they import
-      // (suites/laws, src/conformance): one incremental file per laws stamp, so a law that changed
-      // never answers from results of the laws before it.
-      incrementalFile: options.incrementalFile ?? join(CACHE_DIR, `incremental-${stamp}.json`),
+      incrementalFile: options.incrementalFile ?? join(CACHE_DIR, incrementalFileName(stamp)),
       ...(options.testFiles === undefined ? {} : { testFiles: [...options.testFiles] }),
       ...(options.typeCheck === false ? { checkers: [] } : {}),
       // A const enum in Stryker's types: its value, spelled out.
