@@ -31,7 +31,29 @@ function escapeHtml(text: string): string {
  */
 export function createDocs(document: OpenAPIV3_1.Document, assetsBase = '/docs/'): DocsResponder {
   const cache = new Map<string, string>();
-  const title = escapeHtml(`${document.info.title} (cca-kit mock)`);
+  return {
+    json(origin) {
+      const cached = cache.get(origin);
+      if (cached !== undefined) return cached;
+      if (cache.size >= MAX_CACHED_ORIGINS) cache.clear();
+      const text = JSON.stringify({
+        ...document,
+        servers: [{ url: origin, description: 'this cca-kit mock' }],
+      });
+      cache.set(origin, text);
+      return text;
+    },
+    html: () => swaggerUiPage(document.info.title, assetsBase),
+  };
+}
+
+/**
+ * The Swagger UI page, built at each request for it: a page is asked for rarely and costs a few
+ * microseconds, and a page built when the engine starts would be built before any law asks for it,
+ * where the mutation bench's per-law coverage cannot see which law reads it.
+ */
+function swaggerUiPage(contractTitle: string, assetsBase: string): string {
+  const title = escapeHtml(`${contractTitle} (cca-kit mock)`);
   const base = escapeHtml(assetsBase.endsWith('/') ? assetsBase : `${assetsBase}/`);
   const page = `<!doctype html>
 <html lang="en">
@@ -60,18 +82,5 @@ window.ui = SwaggerUIBundle({
 </body>
 </html>
 `;
-  return {
-    json(origin) {
-      const cached = cache.get(origin);
-      if (cached !== undefined) return cached;
-      if (cache.size >= MAX_CACHED_ORIGINS) cache.clear();
-      const text = JSON.stringify({
-        ...document,
-        servers: [{ url: origin, description: 'this cca-kit mock' }],
-      });
-      cache.set(origin, text);
-      return text;
-    },
-    html: () => page,
-  };
+  return page;
 }
