@@ -28,25 +28,76 @@ export type JsonValue =
  * @throws TypeError when the value is not JSON (undefined, a function, a non-finite number...).
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null) return 'null';
+  // JSON.stringify writes strings, numbers and literals as canonical JSON does, so a copy with every
+  // object's keys inserted in code-unit order is written natively; only keys that JavaScript orders
+  // by number whatever their insertion (array indices: "2" before "10") need the writer below.
+  const sorted = sortedCopy(value);
+  return sorted === NUMERIC_KEYS ? writeCanonical(value) : JSON.stringify(sorted);
+}
+
+const NUMERIC_KEYS: unique symbol = Symbol('numeric keys');
+
+/** `value` with its objects' keys in code-unit order, or `NUMERIC_KEYS` when an object has an index key. */
+function sortedCopy(value: unknown): unknown {
+  if (value === null) return null;
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
     case 'boolean':
-      return value ? 'true' : 'false';
+      return value;
     case 'number':
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${value} is not a JSON number`);
-      return JSON.stringify(value);
+      return value;
     case 'object': {
-      if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+      if (Array.isArray(value)) {
+        const out: unknown[] = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const item = sortedCopy(value[i]);
+          if (item === NUMERIC_KEYS) return NUMERIC_KEYS;
+          out[i] = item;
+        }
+        return out;
+      }
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).sort(compareCodeUnits);
-      const members = keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`);
-      return `{${members.join(',')}}`;
+      const keys = Object.keys(record);
+      if (!inCodeUnitOrder(keys)) keys.sort(compareCodeUnits);
+      // No prototype: a "__proto__" key is then an own property, as JSON.parse makes it.
+      const out: Record<string, unknown> = Object.create(null);
+      for (const key of keys) {
+        const first = key.charCodeAt(0);
+        if (first >= 48 && first <= 57) return NUMERIC_KEYS;
+        const item = sortedCopy(record[key]);
+        if (item === NUMERIC_KEYS) return NUMERIC_KEYS;
+        out[key] = item;
+      }
+      return out;
     }
     default:
       throw new TypeError(`canonicalJson: a ${typeof value} is not a JSON value`);
   }
+}
+
+/** Canonical JSON written token by token: for values with keys JavaScript would reorder. */
+function writeCanonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + writeCanonical(value[i]);
+    return `${out}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort(compareCodeUnits);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${writeCanonical(record[key])}`;
+  }
+  return `${out}}`;
+}
+
+/** Whether the keys are sorted already (a client that writes canonical JSON sends them so). */
+function inCodeUnitOrder(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false;
+  return true;
 }
 
 /** Plain `<`/`>` on strings compares UTF-16 code units, which is the order JCS asks for. */
@@ -64,27 +115,63 @@ function compareCodeUnits(a: string, b: string): number {
  * fnv1a64('a') // 'af63dc4c8601ec8c'
  */
 export function fnv1a64(text: string): string {
-  const bytes = new TextEncoder().encode(text);
   // Offset basis 0xcbf29ce484222325, least significant limb first.
   let h0 = 0x2325;
   let h1 = 0x8422;
   let h2 = 0x9ce4;
   let h3 = 0xcbf2;
-  for (const byte of bytes) {
-    h0 ^= byte;
-    // Multiply by the prime 2^40 + 0x1b3: hash * 0x1b3 plus hash shifted left by 40 bits.
-    const t0 = h0 * 0x1b3;
-    let t1 = h1 * 0x1b3;
-    let t2 = h2 * 0x1b3 + (h0 << 8);
-    const t3 = h3 * 0x1b3 + (h1 << 8);
-    t1 += t0 >>> 16;
-    h0 = t0 & 0xffff;
-    t2 += t1 >>> 16;
-    h1 = t1 & 0xffff;
-    h3 = (t3 + (t2 >>> 16)) & 0xffff;
-    h2 = t2 & 0xffff;
+  // The UTF-8 bytes are made here, as TextEncoder makes them (a lone surrogate is U+FFFD), without
+  // the buffer it allocates: that buffer was half the cost of hashing a submission.
+  for (let i = 0; i < text.length; i++) {
+    let code = text.charCodeAt(i);
+    let bytes: number;
+    let count: number;
+    if (code < 0x80) {
+      bytes = code;
+      count = 1;
+    } else if (code < 0x800) {
+      bytes = ((0xc0 | (code >> 6)) << 8) | (0x80 | (code & 0x3f));
+      count = 2;
+    } else {
+      if (code >= 0xd800 && code <= 0xdfff) {
+        const low = code <= 0xdbff ? text.charCodeAt(i + 1) : Number.NaN;
+        if (low >= 0xdc00 && low <= 0xdfff) {
+          code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+          i++;
+        } else code = 0xfffd;
+      }
+      if (code < 0x10000) {
+        bytes = ((0xe0 | (code >> 12)) << 16) | ((0x80 | ((code >> 6) & 0x3f)) << 8) | (0x80 | (code & 0x3f));
+        count = 3;
+      } else {
+        bytes =
+          ((0xf0 | (code >> 18)) << 24) |
+          ((0x80 | ((code >> 12) & 0x3f)) << 16) |
+          ((0x80 | ((code >> 6) & 0x3f)) << 8) |
+          (0x80 | (code & 0x3f));
+        count = 4;
+      }
+    }
+    for (let k = count - 1; k >= 0; k--) {
+      h0 ^= (bytes >>> (8 * k)) & 0xff;
+      // Multiply by the prime 2^40 + 0x1b3: hash * 0x1b3 plus hash shifted left by 40 bits.
+      const t0 = h0 * 0x1b3;
+      let t1 = h1 * 0x1b3;
+      let t2 = h2 * 0x1b3 + (h0 << 8);
+      const t3 = h3 * 0x1b3 + (h1 << 8);
+      t1 += t0 >>> 16;
+      h0 = t0 & 0xffff;
+      t2 += t1 >>> 16;
+      h1 = t1 & 0xffff;
+      h3 = (t3 + (t2 >>> 16)) & 0xffff;
+      h2 = t2 & 0xffff;
+    }
   }
-  return [h3, h2, h1, h0].map((limb) => limb.toString(16).padStart(4, '0')).join('');
+  return hex4(h3) + hex4(h2) + hex4(h1) + hex4(h0);
+}
+
+function hex4(limb: number): string {
+  return limb.toString(16).padStart(4, '0');
 }
 
 /**

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateSchema } from '../../../src/contract/index.ts';
-import { decide, FAILURE_CODE_FAIL_CLOSED, FAILURE_CODE_TIMEOUT } from './decide.ts';
+import {
+  AGE_RESTRICTED_TERMS,
+  decide,
+  FAILURE_CODE_FAIL_CLOSED,
+  FAILURE_CODE_TIMEOUT,
+  PROHIBITED_CLAIMS,
+} from './decide.ts';
 import { sampleSubmission } from './sample.ts';
 import type { ModerationDecision, Outcome } from './types.ts';
 
@@ -121,6 +127,40 @@ describe('decide', () => {
           expect(validateSchema('ModerationDecision', decisionOf(outcome))).toEqual({ ok: true });
         },
       ),
+    );
+  });
+
+  it('every occurrence of a claim or an age-restricted term, in any case and beside any character, is a hit at its span', () => {
+    // Terms, pieces of terms and characters that make or break a word boundary, in any case.
+    const piece = fc.oneof(
+      fc.constantFrom(...PROHIBITED_CLAIMS, ...AGE_RESTRICTED_TERMS, 'mirac', 'whisk', 'bee', 'guaranteed'),
+      fc.constantFrom(' ', '-', '_', 'x', '1', 'é', '😀', '.', 'S'),
+    );
+    const text = fc
+      .array(fc.tuple(piece, fc.boolean()), { minLength: 1, maxLength: 10 })
+      .map((parts) => parts.map(([p, upper]) => (upper ? p.toUpperCase() : p)).join(''));
+    const spans = (terms: readonly string[], whole: boolean, value: string): string[] =>
+      terms.flatMap((term) =>
+        [...value.matchAll(new RegExp(`\\b${term}${whole ? '\\b' : ''}`, 'gi'))].map(
+          (m) => `${m.index}-${m.index + m[0].length}`,
+        ),
+      );
+    fc.assert(
+      fc.property(text, (title) => {
+        const submission = sampleSubmission({ title, targeting: { ageMin: null, geos: ['US'] } });
+        const found = decisionOf(decide(submission))
+          .hits.flatMap((hit) => hit.evidence)
+          .map((e) => e.locator?.textSpan)
+          .filter((span) => span?.field === 'title')
+          .map((span) => `${span?.start}-${span?.end}`);
+        // With ageMin null minors are reachable, so an age-restricted term is a hit on every path.
+        const expected = [
+          ...spans(PROHIBITED_CLAIMS, false, title),
+          ...spans(AGE_RESTRICTED_TERMS, true, title),
+        ];
+        expect([...found].sort()).toEqual([...expected].sort());
+      }),
+      { numRuns: 500 },
     );
   });
 });

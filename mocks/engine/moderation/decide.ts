@@ -236,10 +236,12 @@ function findTerms(
   wholeWord: boolean,
 ): TextMatch[] {
   const matches: TextMatch[] = [];
-  const patterns = patternsOf(terms, wholeWord);
+  const { patterns, any } = patternsOf(terms, wholeWord);
   for (const field of TEXT_FIELDS) {
     const text = stringAt(submission, field.split('.'));
-    if (text === null) continue;
+    // One test of all the terms at once first: most texts hold none, and then the scan per term
+    // (thirteen expressions over six fields) is skipped.
+    if (text === null || !any.test(text)) continue;
     terms.forEach((term, i) => {
       const pattern = patterns[i];
       if (pattern === undefined) return;
@@ -256,13 +258,25 @@ function findTerms(
  * of a moderation case's cost. Sharing one is safe: `matchAll` iterates a copy, never the original's
  * `lastIndex`.
  */
-const compiled = new WeakMap<readonly string[], { wholeWord: RegExp[]; prefix: RegExp[] }>();
+const compiled = new WeakMap<readonly string[], { wholeWord: Patterns; prefix: Patterns }>();
 
-function patternsOf(terms: readonly string[], wholeWord: boolean): readonly RegExp[] {
+interface Patterns {
+  /** One expression per term, global. */
+  readonly patterns: readonly RegExp[];
+  /** Matches a text where any of the terms does (not global: `test` keeps no `lastIndex`). */
+  readonly any: RegExp;
+}
+
+function patternsOf(terms: readonly string[], wholeWord: boolean): Patterns {
   let known = compiled.get(terms);
   if (known === undefined) {
-    const build = (whole: boolean) =>
-      terms.map((term) => new RegExp(`\\b${escapeRegExp(term)}${whole ? '\\b' : ''}`, 'gi'));
+    const build = (whole: boolean): Patterns => {
+      const end = whole ? '\\b' : '';
+      return {
+        patterns: terms.map((term) => new RegExp(`\\b${escapeRegExp(term)}${end}`, 'gi')),
+        any: new RegExp(`\\b(?:${terms.map(escapeRegExp).join('|')})${end}`, 'i'),
+      };
+    };
     known = { wholeWord: build(true), prefix: build(false) };
     compiled.set(terms, known);
   }
