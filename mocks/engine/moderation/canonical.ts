@@ -37,7 +37,10 @@ export function canonicalJson(value: unknown): string {
 
 const NUMERIC_KEYS: unique symbol = Symbol('numeric keys');
 
-/** `value` with its objects' keys in code-unit order, or `NUMERIC_KEYS` when an object has an index key. */
+/**
+ * `value` with its objects' keys in code-unit order, or `NUMERIC_KEYS` when an object has an index key.
+ * A part already in order is returned as it is, not copied.
+ */
 function sortedCopy(value: unknown): unknown {
   if (value === null) return null;
   switch (typeof value) {
@@ -49,25 +52,46 @@ function sortedCopy(value: unknown): unknown {
       return value;
     case 'object': {
       if (Array.isArray(value)) {
-        const out: unknown[] = new Array(value.length);
+        let out: unknown[] | undefined;
         for (let i = 0; i < value.length; i++) {
-          const item = sortedCopy(value[i]);
-          if (item === NUMERIC_KEYS) return NUMERIC_KEYS;
-          out[i] = item;
+          const item: unknown = value[i];
+          const sorted = sortedCopy(item);
+          if (sorted === NUMERIC_KEYS) return NUMERIC_KEYS;
+          if (sorted !== item && out === undefined) out = value.slice(0, i);
+          out?.push(sorted);
         }
-        return out;
+        return out ?? value;
       }
       const record = value as Record<string, unknown>;
       const keys = Object.keys(record);
-      if (!inCodeUnitOrder(keys)) keys.sort(compareCodeUnits);
-      // No prototype: a "__proto__" key is then an own property, as JSON.parse makes it.
-      const out: Record<string, unknown> = Object.create(null);
-      for (const key of keys) {
+      let changed = !inCodeUnitOrder(keys);
+      if (changed) keys.sort(compareCodeUnits);
+      const items: unknown[] = new Array(keys.length);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
         const first = key.charCodeAt(0);
         if (first >= 48 && first <= 57) return NUMERIC_KEYS;
-        const item = sortedCopy(record[key]);
-        if (item === NUMERIC_KEYS) return NUMERIC_KEYS;
-        out[key] = item;
+        const item = record[key];
+        const sorted = sortedCopy(item);
+        if (sorted === NUMERIC_KEYS) return NUMERIC_KEYS;
+        if (sorted !== item) changed = true;
+        items[i] = sorted;
+      }
+      if (!changed) return record;
+      // A plain object, filled in order (a prototype-less one is a dictionary, slower to build and to
+      // write); a "__proto__" key is defined, not assigned, so it stays an own property as JSON.parse
+      // makes it.
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        if (key === '__proto__')
+          Object.defineProperty(out, key, {
+            value: items[i],
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[key] = items[i];
       }
       return out;
     }
@@ -107,29 +131,32 @@ function compareCodeUnits(a: string, b: string): number {
 }
 
 /**
- * FNV-1a 64 of the UTF-8 bytes of `text`, as 16 lowercase hex digits. Arithmetic on four 16-bit limbs
- * keeps every intermediate below 2^31 (no BigInt needed, fast on large copy fields).
+ * FNV-1a 64 of the UTF-8 bytes of `text`, as 16 lowercase hex digits, in two 32-bit halves whose
+ * every intermediate stays exact in a double (no BigInt needed, fast on large copy fields).
  *
  * @example
  * fnv1a64('') // 'cbf29ce484222325'
  * fnv1a64('a') // 'af63dc4c8601ec8c'
  */
 export function fnv1a64(text: string): string {
-  // Offset basis 0xcbf29ce484222325, least significant limb first.
-  let h0 = 0x2325;
-  let h1 = 0x8422;
-  let h2 = 0x9ce4;
-  let h3 = 0xcbf2;
+  // The offset basis 0xcbf29ce484222325 as two 32-bit halves.
+  let hi = 0xcbf29ce4;
+  let lo = 0x84222325;
   // The UTF-8 bytes are made here, as TextEncoder makes them (a lone surrogate is U+FFFD), without
   // the buffer it allocates: that buffer was half the cost of hashing a submission.
   for (let i = 0; i < text.length; i++) {
     let code = text.charCodeAt(i);
+    if (code < 0x80) {
+      // One byte: the step below, written out (most of a submission is ASCII).
+      lo = (lo ^ code) >>> 0;
+      const product = lo * 0x1b3;
+      hi = (Math.imul(hi, 0x1b3) + Math.floor(product / 0x100000000) + (lo << 8)) >>> 0;
+      lo = product >>> 0;
+      continue;
+    }
     let bytes: number;
     let count: number;
-    if (code < 0x80) {
-      bytes = code;
-      count = 1;
-    } else if (code < 0x800) {
+    if (code < 0x800) {
       bytes = ((0xc0 | (code >> 6)) << 8) | (0x80 | (code & 0x3f));
       count = 2;
     } else {
@@ -153,25 +180,19 @@ export function fnv1a64(text: string): string {
       }
     }
     for (let k = count - 1; k >= 0; k--) {
-      h0 ^= (bytes >>> (8 * k)) & 0xff;
-      // Multiply by the prime 2^40 + 0x1b3: hash * 0x1b3 plus hash shifted left by 40 bits.
-      const t0 = h0 * 0x1b3;
-      let t1 = h1 * 0x1b3;
-      let t2 = h2 * 0x1b3 + (h0 << 8);
-      const t3 = h3 * 0x1b3 + (h1 << 8);
-      t1 += t0 >>> 16;
-      h0 = t0 & 0xffff;
-      t2 += t1 >>> 16;
-      h1 = t1 & 0xffff;
-      h3 = (t3 + (t2 >>> 16)) & 0xffff;
-      h2 = t2 & 0xffff;
+      lo = (lo ^ ((bytes >>> (8 * k)) & 0xff)) >>> 0;
+      // Times the prime 2^40 + 0x1b3: lo * 0x1b3 is below 2^41, exact in a double, and its part
+      // above 32 bits carries into hi; the 2^40 term moves lo 8 bits up into hi.
+      const product = lo * 0x1b3;
+      hi = (Math.imul(hi, 0x1b3) + Math.floor(product / 0x100000000) + (lo << 8)) >>> 0;
+      lo = product >>> 0;
     }
   }
-  return hex4(h3) + hex4(h2) + hex4(h1) + hex4(h0);
+  return hex8(hi) + hex8(lo);
 }
 
-function hex4(limb: number): string {
-  return limb.toString(16).padStart(4, '0');
+function hex8(half: number): string {
+  return half.toString(16).padStart(8, '0');
 }
 
 /**

@@ -87,11 +87,12 @@ export function decide(submission: { readonly [key: string]: unknown }): Outcome
     });
   }
 
-  const claims = findTerms(submission, PROHIBITED_CLAIMS, false);
+  const texts = textsOf(submission);
+  const claims = findTerms(texts, PROHIBITED_CLAIMS, false);
   const claimHits = claims.map(claimHit);
   const mediaHits = flaggedMedia(submission);
   const ageMin = numberAt(submission, ['targeting', 'ageMin']);
-  const ageMatches = findTerms(submission, AGE_RESTRICTED_TERMS, true);
+  const ageMatches = findTerms(texts, AGE_RESTRICTED_TERMS, true);
   const minorsReachable = ageMin === null || ageMin < 18;
   const ageHits = minorsReachable ? ageMatches.map(ageGateHit) : [];
   const negative = [...claimHits, ...mediaHits, ...ageHits];
@@ -229,19 +230,32 @@ function flaggedMedia(submission: { readonly [key: string]: unknown }): Hit[] {
   return hits;
 }
 
+/** The paths of `TEXT_FIELDS`, split once. */
+const TEXT_FIELD_PATHS = TEXT_FIELDS.map((field) => ({ field, path: field.split('.') }));
+
+/** The text fields the submission has, in scan order. */
+function textsOf(submission: { readonly [key: string]: unknown }): readonly FieldText[] {
+  const texts: FieldText[] = [];
+  for (const { field, path } of TEXT_FIELD_PATHS) {
+    const text = stringAt(submission, path);
+    if (text !== null) texts.push({ field, text });
+  }
+  return texts;
+}
+
+interface FieldText {
+  readonly field: (typeof TEXT_FIELDS)[number];
+  readonly text: string;
+}
+
 /** Every case-insensitive occurrence of each term in each text field, with UTF-16 offsets into that field. */
-function findTerms(
-  submission: { readonly [key: string]: unknown },
-  terms: readonly string[],
-  wholeWord: boolean,
-): TextMatch[] {
+function findTerms(texts: readonly FieldText[], terms: readonly string[], wholeWord: boolean): TextMatch[] {
   const matches: TextMatch[] = [];
   const { patterns, any } = patternsOf(terms, wholeWord);
-  for (const field of TEXT_FIELDS) {
-    const text = stringAt(submission, field.split('.'));
+  for (const { field, text } of texts) {
     // One test of all the terms at once first: most texts hold none, and then the scan per term
     // (thirteen expressions over six fields) is skipped.
-    if (text === null || !any.test(text)) continue;
+    if (!any.test(text)) continue;
     terms.forEach((term, i) => {
       const pattern = patterns[i];
       if (pattern === undefined) return;
