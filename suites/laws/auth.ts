@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { moderationSubmission } from '../../src/arbitraries/index.ts';
 import type { Auth, KeyRole } from '../../src/client/types.ts';
-import { runExamples } from '../../src/conformance/kit/check.ts';
+import { runExamples, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import type { Contract } from '../../src/contract/contract.ts';
 import { operationsWithScope, scopeRuleOf, scopeRulesOf } from './catalog-lookup.ts';
@@ -239,6 +239,61 @@ export const noRateLimit: Law = {
     }),
 };
 
+/**
+ * Headers a browser or a proxy adds to every request, named as long as `X-API-Key` (`sec-ch-ua`,
+ * Chromium's) and `Content-Type` (`x-request-id`): a server that looked a header up by anything less
+ * than its whole name would read them as the key or the body's media type.
+ */
+const ADDED_HEADERS: Readonly<Record<string, string>> = {
+  'sec-ch-ua': '"Chromium";v="130", "Not?A_Brand";v="99"',
+  'x-request-id': '3f1c2a9e-5b7d-4e8f-9a0b-1c2d3e4f5a6b',
+  'x-forwarded-for': '203.0.113.7',
+};
+
+export const otherHeaders: Law = {
+  id: 'auth.other-headers',
+  group: 'auth',
+  title:
+    'headers browsers and proxies add change nothing: a valid key still authenticates, a JSON body is still read as JSON',
+  ruleIds: ['AUTH-HEADER-X-API-KEY', 'MOD-SUBMIT-STATUSES-DECLARED'],
+  needs: { keys: ['read'] },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const read = await call(ctx, 'listAgents', { auth: 'read', headers: ADDED_HEADERS });
+      expectConforming(ctx, 'listAgents', read, {
+        status: 200,
+        statusRule: 'AUTH-HEADER-X-API-KEY',
+        what: `the agent list with a read key and ${Object.keys(ADDED_HEADERS).join(', ')}`,
+      });
+      if (!ctx.client.hasKey('write')) return 1;
+      // A submission with no field at all is refused by any deployment (400 or 422; 403 where the
+      // organization has no moderation mode) and creates nothing; with the added headers it is
+      // refused the same way, never taken for a body of another media type (415 is not declared).
+      const plain = await call(ctx, 'submitModerationCase', { auth: 'write', json: {} });
+      const added = await call(ctx, 'submitModerationCase', {
+        auth: 'write',
+        json: {},
+        headers: ADDED_HEADERS,
+      });
+      for (const [res, what] of [
+        [plain, 'an empty submission'],
+        [added, `an empty submission with ${Object.keys(ADDED_HEADERS).join(', ')}`],
+      ] as const)
+        expectConforming(ctx, 'submitModerationCase', res, {
+          status: [400, 403, 422],
+          statusRule: 'MOD-SUBMIT-STATUSES-DECLARED',
+          what,
+        });
+      if (plain.status !== added.status)
+        violate(
+          'MOD-SUBMIT-STATUSES-DECLARED',
+          'added-headers',
+          `an empty submission is answered ${plain.status}, but ${added.status} with the headers ${Object.keys(ADDED_HEADERS).join(', ')}`,
+        );
+      return 3;
+    }),
+};
+
 export const authLaws: readonly Law[] = [
   missingKey,
   invalidKey,
@@ -246,6 +301,7 @@ export const authLaws: readonly Law[] = [
   writeKeyNoIngest,
   ingestKeyNoReporting,
   noRateLimit,
+  otherHeaders,
   expiredKey,
   revokedKey,
 ];

@@ -64,34 +64,57 @@ export async function readFields(ctx: LawContext, actionId: string): Promise<rea
     }));
 }
 
+/** Sample actions read at most to find one holding a value of every registered field type. */
+const SAMPLED_FOR_FIELDS = 24;
+
 /**
- * Writable fields of a sample action: of a type whose values the suite can generate, and holding a
- * value now, so that value can be written back afterwards (restoring by writing `null` is never
- * relied on: a deployment may refuse it).
+ * Writable fields of a sample action: every field holding a value now, so that value can be written
+ * back afterwards (restoring by writing `null` is never relied on: a deployment may refuse it). The
+ * value a field holds is of its registered type whatever the type is called, so each is written back
+ * once; only the types whose values the suite can generate (`valueFor`) get new values.
  */
+export interface FieldTarget {
+  readonly actionId: string;
+  readonly fields: readonly FieldInfo[];
+}
+
 export async function writableFields(
   ctx: LawContext,
-): Promise<{ actionId: string; fields: readonly FieldInfo[] } | undefined> {
+): Promise<(FieldTarget & { readonly others: readonly FieldTarget[] }) | undefined> {
   if (!ctx.customFieldWrites) return undefined;
   return ctx.memo('sample:custom-fields', async () => {
-    // Of the first sample actions, the one whose writable fields cover the most field types: every
-    // type a write can reach is then written (at the latest when its value is put back).
+    // Of the first sample actions, the one whose writable fields cover the most field types (the
+    // first that covers every type registered stops the search): every type a write can reach is
+    // then written, at the latest when its value is put back.
     let best: { actionId: string; fields: readonly FieldInfo[]; types: number } | undefined;
-    for (const actionId of (await sampleActionIds(ctx)).slice(0, 8)) {
-      const fields = (await readFields(ctx, actionId)).filter(
-        (f) => valueFor(f.fieldType) !== undefined && f.value !== null && f.value !== undefined,
-      );
+    const read: FieldTarget[] = [];
+    for (const actionId of (await sampleActionIds(ctx)).slice(0, SAMPLED_FOR_FIELDS)) {
+      const all = await readFields(ctx, actionId);
+      const fields = all.filter((f) => f.fieldName !== '' && f.value !== null && f.value !== undefined);
+      read.push({ actionId, fields });
       const types = new Set(fields.map((f) => f.fieldType)).size;
       if (types > (best?.types ?? 0)) best = { actionId, fields, types };
+      if (types > 0 && types === new Set(all.map((f) => f.fieldType)).size) break;
     }
-    return best === undefined ? undefined : { actionId: best.actionId, fields: best.fields };
+    if (best === undefined) return undefined;
+    // A type the chosen action holds no value of, held by another action read: that one field, so
+    // each type is written at least with the value it holds.
+    const covered = new Set(best.fields.map((f) => f.fieldType));
+    const others: FieldTarget[] = [];
+    for (const { actionId, fields } of read)
+      for (const field of fields)
+        if (!covered.has(field.fieldType)) {
+          covered.add(field.fieldType);
+          others.push({ actionId, fields: [field] });
+        }
+    return { actionId: best.actionId, fields: best.fields, others };
   });
 }
 
 /** Why a custom-field write law found nothing to write to. */
 export function noTargetReason(ctx: LawContext): string {
   return ctx.customFieldWrites
-    ? 'no action with a custom field of a generable type (text, number, boolean, date, json) holding a value the run could put back'
+    ? 'no action with a custom field holding a value the run could put back'
     : 'writes to existing records: left alone by --no-custom-field-writes';
 }
 
@@ -240,6 +263,25 @@ export async function withRestore(
   return restored.kind === 'failed' ? restored : outcome;
 }
 
+/** Each field PATCHed once with the value it holds (of the field's type by the deployment's own answer). */
+function writeOwnValues(ctx: LawContext, target: FieldTarget): Promise<CheckOutcome> {
+  return runExamples(ctx, async () => {
+    for (const field of target.fields) {
+      const res = await call(ctx, 'updateCustomFields', {
+        auth: 'write',
+        path: { actionId: target.actionId },
+        json: { fields: [{ fieldName: field.fieldName, value: field.value }] },
+      });
+      expectConforming(ctx, 'updateCustomFields', res, {
+        status: 200,
+        statusRule: 'CF-PATCH-STATUSES-DECLARED',
+        what: `PATCH ${field.fieldName} (${field.fieldType}) with the value it holds, ${canonical(field.value)}`,
+      });
+    }
+    return target.fields.length;
+  });
+}
+
 export const patchPersists: Law = {
   id: 'custom-fields.patch-persists',
   group: 'custom-fields',
@@ -265,28 +307,20 @@ export const patchPersists: Law = {
         reason: noTargetReason(ctx),
       };
     const { actionId, fields } = target;
-    const arb = fc
-      .constantFrom(...fields)
-      .chain((f) => (valueFor(f.fieldType) ?? fc.constant(null)).map((value) => ({ field: f, value })));
+    const generable = fields.filter((f) => valueFor(f.fieldType) !== undefined);
     return withRestore(ctx, target, async () => {
       // Each field once with the value the deployment holds for it (of the field's type by its own
       // answer): random picks of a few runs may miss a type.
-      const own = await runExamples(ctx, async () => {
-        for (const field of fields) {
-          const res = await call(ctx, 'updateCustomFields', {
-            auth: 'write',
-            path: { actionId },
-            json: { fields: [{ fieldName: field.fieldName, value: field.value }] },
-          });
-          expectConforming(ctx, 'updateCustomFields', res, {
-            status: 200,
-            statusRule: 'CF-PATCH-STATUSES-DECLARED',
-            what: `PATCH ${field.fieldName} (${field.fieldType}) with the value it holds, ${canonical(field.value)}`,
-          });
-        }
-        return fields.length;
-      });
+      const own = await writeOwnValues(ctx, target);
       if (own.kind === 'failed') return own;
+      for (const other of target.others) {
+        const written = await withRestore(ctx, other, () => writeOwnValues(ctx, other));
+        if (written.kind === 'failed') return written;
+      }
+      if (generable.length === 0) return own;
+      const arb = fc
+        .constantFrom(...generable)
+        .chain((f) => (valueFor(f.fieldType) ?? fc.constant(null)).map((value) => ({ field: f, value })));
       return runProperty(ctx, arb, async ({ field, value }) => {
         const res = await call(ctx, 'updateCustomFields', {
           auth: 'write',
@@ -399,7 +433,12 @@ export const patchInputs: Law = {
     const field = fields[0] as FieldInfo;
     // Its current value (never null: writableFields keeps only fields holding one) written back.
     const same = { fieldName: field.fieldName, value: field.value };
-    const typed = fields.find((f) => wrongValueFor(f.fieldType) !== undefined);
+    // One field of each type with a value known to be of another type.
+    const typed = [
+      ...new Map(
+        fields.filter((f) => wrongValueFor(f.fieldType) !== undefined).map((f) => [f.fieldType, f]),
+      ).values(),
+    ];
     type Case = readonly [
       label: string,
       rule: string,
@@ -462,13 +501,13 @@ export const patchInputs: Law = {
         `${ctx.prefix}unregistered`,
       ],
     ];
-    if (typed !== undefined) {
+    for (const wrong of typed) {
       cases.push([
-        `${typed.fieldName} (${typed.fieldType}) = ${JSON.stringify(wrongValueFor(typed.fieldType))}`,
+        `${wrong.fieldName} (${wrong.fieldType}) = ${JSON.stringify(wrongValueFor(wrong.fieldType))}`,
         'CF-PATCH-TYPE-MATCH-422',
-        { fields: [{ fieldName: typed.fieldName, value: wrongValueFor(typed.fieldType) }] },
+        { fields: [{ fieldName: wrong.fieldName, value: wrongValueFor(wrong.fieldType) }] },
         422,
-        typed.fieldName,
+        wrong.fieldName,
       ]);
     }
     // The refused item at index 10: an index of two digits names that item, not the one its first
@@ -493,7 +532,7 @@ export const patchInputs: Law = {
         other.fieldName,
       ]);
     }
-    return withRestore(ctx, target, () =>
+    const outcome = await withRestore(ctx, target, () =>
       runExamples(ctx, async () => {
         for (const [label, rule, json, status, fieldErrorsFor, itemName] of cases) {
           const res = await call(ctx, 'updateCustomFields', { auth: 'write', path: { actionId }, json });
@@ -527,6 +566,32 @@ export const patchInputs: Law = {
         return cases.length + 1;
       }),
     );
+    if (outcome.kind === 'failed') return outcome;
+    // The types the chosen action holds no value of: a value of another type, on the action that holds one.
+    for (const other of target.others) {
+      const wrongField = other.fields[0] as FieldInfo;
+      const wrong = wrongValueFor(wrongField.fieldType);
+      if (wrong === undefined) continue;
+      const refused = await withRestore(ctx, other, () =>
+        runExamples(ctx, async () => {
+          const label = `${wrongField.fieldName} (${wrongField.fieldType}) = ${JSON.stringify(wrong)}`;
+          const res = await call(ctx, 'updateCustomFields', {
+            auth: 'write',
+            path: { actionId: other.actionId },
+            json: { fields: [{ fieldName: wrongField.fieldName, value: wrong }] },
+          });
+          expectConforming(ctx, 'updateCustomFields', res, {
+            status: 422,
+            statusRule: 'CF-PATCH-TYPE-MATCH-422',
+            what: `PATCH custom fields with ${label}`,
+            before: (parsed) => checkItemNamed(parsed, label, wrongField.fieldName),
+          });
+          return 1;
+        }),
+      );
+      if (refused.kind === 'failed') return refused;
+    }
+    return outcome;
   },
 };
 

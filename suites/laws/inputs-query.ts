@@ -124,6 +124,25 @@ export const legacyFilters: Law = {
           .join(',');
       };
       const plain = await ids(base, 'LIST-LEGACY-FILTER-ONLY-RESPONDED');
+      // The responded flag set as the default already sets it: the same list, whether the deployment
+      // reads this spelling of the flag or reads nothing it does not know.
+      if ((await ids({ ...base, filter: 'responded=true' }, 'LIST-LEGACY-FILTER-ONLY-RESPONDED')) !== plain)
+        violate(
+          'LIST-LEGACY-FILTER-ONLY-RESPONDED',
+          'responded-flag-default',
+          'legacy filter=responded=true changed the result: responded actions are already the default',
+        );
+      if (
+        (await ids(
+          { ...base, filterJson: JSON.stringify({ responded: true }) },
+          'LIST-LEGACY-FILTERJSON-ONLY-RESPONDED',
+        )) !== plain
+      )
+        violate(
+          'LIST-LEGACY-FILTERJSON-ONLY-RESPONDED',
+          'responded-flag-default',
+          'legacy filterJson {"responded":true} changed the result: responded actions are already the default',
+        );
       for (const platform of ['DISCORD', 'ZENDESK']) {
         if (
           (await ids({ ...base, filter: `platform=${platform}` }, 'LIST-LEGACY-FILTER-ONLY-RESPONDED')) !==
@@ -168,6 +187,6 @@ export const legacyFilters: Law = {
             `legacy filterJson ${filterJson} holds no responded flag, yet the list differs from the one without it`,
           );
       }
-      return 5 + NOT_AN_OBJECT.length;
+      return 7 + NOT_AN_OBJECT.length;
     }),
 };
