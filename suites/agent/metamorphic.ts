@@ -53,7 +53,9 @@ async function guarded(
  * Pairs of relative windows, the first inside the second whatever the deployment's calendar or zone,
  * tried once a run (random cases seldom draw them): the current calendar month inside the last two,
  * and six rolling days inside a rolling week (a week is 7 days, so a unit shorter than it or a second
- * calendar month that starts in the future gathers less).
+ * calendar month that starts in the future gathers less); the last six rolling hours inside the
+ * current calendar hour and the six before it (the current hour alone is often empty, a calendar
+ * window whose start is put in the future is not).
  */
 const FIXED_PAIRS: readonly (readonly [Relative, Relative])[] = [
   [
@@ -64,7 +66,64 @@ const FIXED_PAIRS: readonly (readonly [Relative, Relative])[] = [
     { unit: 'day', count: 6, calendar: false, includeCurrent: true },
     { unit: 'week', count: 1, calendar: false, includeCurrent: true },
   ],
+  [
+    { unit: 'hour', count: 6, calendar: false, includeCurrent: true },
+    { unit: 'hour', count: 7, calendar: true, includeCurrent: true },
+  ],
 ];
+
+/**
+ * Pairs in the units beyond hour..month, tried only where the search schema lists the unit: the
+ * current calendar quarter inside the last two, two rolling months inside the current calendar
+ * quarter and the one before it (that one alone is at least 89 days, less 12 h in a zone behind UTC),
+ * and a rolling year inside twelve.
+ */
+const UNIT_PAIRS: readonly (readonly [Relative, Relative])[] = [
+  [
+    { unit: 'quarter', count: 1, calendar: true, includeCurrent: true },
+    { unit: 'quarter', count: 2, calendar: true, includeCurrent: true },
+  ],
+  [
+    { unit: 'month', count: 2, calendar: false, includeCurrent: true },
+    { unit: 'quarter', count: 2, calendar: true, includeCurrent: true },
+  ],
+  [
+    { unit: 'year', count: 1, calendar: false, includeCurrent: true },
+    { unit: 'year', count: 12, calendar: false, includeCurrent: true },
+  ],
+];
+
+/** The subschema of `dateRange` in an input schema, and its alternatives (oneOf/anyOf), dereferenced. */
+function dateRangeVariants(entry: CatalogEntry | undefined): Json[] {
+  if (entry === undefined || !isObj(entry.inputSchema)) return [];
+  const resolve = localResolver(entry.inputSchema);
+  const at = (s: unknown): Json | undefined => (isObj(s) ? (deref(s as never, resolve) as Json) : undefined);
+  const root = at(entry.inputSchema);
+  const props = root !== undefined && isObj(root['properties']) ? root['properties'] : undefined;
+  const range = at(props?.['dateRange']);
+  if (range === undefined) return [];
+  const alternatives = [range['oneOf'], range['anyOf']].flatMap((xs) => (Array.isArray(xs) ? xs : []));
+  return [range, ...alternatives.map(at).filter((v): v is Json => v !== undefined)];
+}
+
+/**
+ * What the search schema shows of `dateRange`: the relative units it lists (an enum of
+ * `relative.unit`) and whether an explicit window has both `from` and `to` properties.
+ */
+function dateRangeForms(entry: CatalogEntry | undefined): { units: string[]; explicit: boolean } {
+  const resolve = localResolver(entry?.inputSchema);
+  const variants = dateRangeVariants(entry);
+  const propsOf = (v: Json): Json => (isObj(v['properties']) ? v['properties'] : {});
+  const units = variants.flatMap((v) => {
+    const relative = propsOf(v)['relative'];
+    const r = isObj(relative) ? (deref(relative as never, resolve) as Json) : undefined;
+    const unit = r !== undefined ? propsOf(r)['unit'] : undefined;
+    const u = isObj(unit) ? (deref(unit as never, resolve) as Json) : undefined;
+    return Array.isArray(u?.['enum']) ? u['enum'].map(String) : [];
+  });
+  const explicit = variants.some((v) => 'from' in propsOf(v) && 'to' in propsOf(v));
+  return { units, explicit };
+}
 
 const subsets: Law = {
   id: 'agent.search.subsets',
@@ -76,6 +135,11 @@ const subsets: Law = {
     guarded(ctx, [SEARCH], () =>
       withSession(ctx, 'read', async (session) => {
         const values = await observedValues(ctx, session);
+        const { units } = dateRangeForms((await catalog(ctx)).find((e) => e.id === SEARCH));
+        const pairs = [
+          ...FIXED_PAIRS,
+          ...UNIT_PAIRS.filter(([a, b]) => units.includes(a.unit) && units.includes(b.unit)),
+        ];
         let pairsDone = false;
         return agentProperty(
           ctx,
@@ -83,7 +147,7 @@ const subsets: Law = {
           async ([c, extra]) => {
             if (!pairsDone) {
               pairsDone = true;
-              for (const [narrowRel, wideRel] of FIXED_PAIRS) {
+              for (const [narrowRel, wideRel] of pairs) {
                 const plain = { ...c, sources: [], statuses: [] };
                 const narrow = await walk(session, inputOf({ ...plain, relative: narrowRel }, MAX_LIMIT));
                 const wide = await walk(session, inputOf({ ...plain, relative: wideRel }, MAX_LIMIT));
@@ -137,7 +201,16 @@ const subsets: Law = {
     ),
 };
 
-const UNIT_MS = { hour: 3_600_000, day: 86_400_000, week: 7 * 86_400_000, month: 31 * 86_400_000 };
+const DAY_MS = 86_400_000;
+/** The longest each unit can be (a quarter of 92 days, a leap year). */
+const UNIT_MS = {
+  hour: 3_600_000,
+  day: DAY_MS,
+  week: 7 * DAY_MS,
+  month: 31 * DAY_MS,
+  quarter: 92 * DAY_MS,
+  year: 366 * DAY_MS,
+};
 
 /** No time zone is further than 14 hours from UTC: the slack of a calendar boundary read elsewhere. */
 const ZONE_SLACK_MS = 14 * 3_600_000;
@@ -145,80 +218,127 @@ const ZONE_SLACK_MS = 14 * 3_600_000;
 /**
  * The earliest creation time an action of a relative window of n units can have. Whatever `calendar`
  * and `includeCurrent` mean (the spec names them only), the window lies within the current unit and
- * the n before it: a rolling one is measured in unit lengths, a calendar month on the calendar (the
- * first of the month n months before the current one, in any time zone).
+ * the n before it: a rolling one is measured in unit lengths, a calendar month, quarter or year on
+ * the calendar (the first day of the unit n units before the current one, in any time zone).
  */
-function earliestOf(now: number, relative: Case['relative']): number {
+function earliestOf(now: number, relative: Relative): number {
   const rolling = now - (relative.count + 1) * UNIT_MS[relative.unit] - 1000;
-  if (!relative.calendar || relative.unit !== 'month') return rolling;
   const d = new Date(now);
-  return Math.max(rolling, Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - relative.count, 1) - ZONE_SLACK_MS);
+  const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
+  const n = relative.count;
+  const calendarStart =
+    relative.unit === 'month'
+      ? Date.UTC(y, m - n, 1)
+      : relative.unit === 'quarter'
+        ? Date.UTC(y, Math.floor(m / 3) * 3 - 3 * n, 1)
+        : relative.unit === 'year'
+          ? Date.UTC(y - n, 0, 1)
+          : undefined;
+  if (!relative.calendar || calendarStart === undefined) return rolling;
+  return Math.max(rolling, calendarStart - ZONE_SLACK_MS);
+}
+
+const fixedCase = (relative: Relative): Case => ({
+  relative,
+  sources: [],
+  statuses: [],
+  limit: MAX_LIMIT,
+  pagesPerExecution: 8,
+});
+
+/**
+ * Cases every run checks before the generated ones (a draw seldom picks them): short windows first,
+ * where a window is most often lost; a calendar month, whose start a longer unit's start must not
+ * stand in for; the previous calendar day, which a week must not stand in for.
+ */
+const FIXED_CASES: readonly Case[] = [
+  fixedCase({ unit: 'hour', count: 6, calendar: false, includeCurrent: true }),
+  fixedCase({ unit: 'day', count: 1, calendar: false, includeCurrent: true }),
+  fixedCase({ unit: 'day', count: 1, calendar: true, includeCurrent: false }),
+  fixedCase({ unit: 'month', count: 1, calendar: true, includeCurrent: true }),
+];
+
+/** Calendar quarters, checked where the search schema lists the unit quarter. */
+const QUARTER_CASES: readonly Case[] = [
+  fixedCase({ unit: 'quarter', count: 1, calendar: true, includeCurrent: false }),
+  fixedCase({ unit: 'quarter', count: 1, calendar: true, includeCurrent: true }),
+];
+
+/** Every item of a relative-window case matches its filter and lies in its window. */
+async function checkHonoured(ctx: LawContext, session: McpSession, c: Case): Promise<void> {
+  const w = await walk(session, inputOf(c, MAX_LIMIT));
+  for (const [i, id] of w.ids.entries()) {
+    const status = w.statuses[i] ?? null;
+    const platform = w.platforms[i] ?? null;
+    if (c.statuses.length > 0 && status !== null && !c.statuses.includes(status))
+      violate(
+        'AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS',
+        'status',
+        `action ${id} has status ${status}, not in [${c.statuses.join(', ')}]`,
+        c,
+      );
+    if (c.sources.length > 0 && platform !== null && !c.sources.includes(platform))
+      violate(
+        'AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS',
+        'source',
+        `action ${id} has platform ${platform}, not in [${c.sources.join(', ')}]`,
+        c,
+      );
+    const time = w.times[i];
+    const earliest = earliestOf(ctx.now(), c.relative);
+    if (time != null && (Date.parse(time) < earliest || Date.parse(time) > ctx.now() + 60_000))
+      violate(
+        'AGENT-MCP-SEARCH-DATERANGE-FORMS',
+        'outside',
+        `action ${id} created ${time} lies outside the last ${c.relative.count} ${c.relative.unit}(s)`,
+        c,
+      );
+  }
+}
+
+/**
+ * An explicit window from 30 to 10 days ago, as ISO timestamps in UTC (no zone to read): every
+ * item's `createdAt` lies between `from` and `to` (a second of slack for rounding).
+ */
+async function checkExplicit(ctx: LawContext, session: McpSession): Promise<void> {
+  const now = ctx.now();
+  const [from, to] = [now - 30 * DAY_MS, now - 10 * DAY_MS];
+  const dateRange = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+  const w = await walk(session, { dateRange, limit: MAX_LIMIT });
+  for (const [i, id] of w.ids.entries()) {
+    const time = w.times[i];
+    const at = time == null ? Number.NaN : Date.parse(time);
+    if (at < from - 1000 || at > to + 1000)
+      violate(
+        'AGENT-MCP-SEARCH-DATERANGE-FORMS',
+        'outside-explicit',
+        `action ${id} created ${time} lies outside the explicit window ${dateRange.from} .. ${dateRange.to}`,
+        { dateRange },
+      );
+  }
 }
 
 const honoured: Law = {
   id: 'agent.search.filters-and-windows-honoured',
   group: GROUP,
-  title: 'every item matches the source and status filter and lies in the relative window',
+  title: 'every item matches the source and status filter and lies in the relative or explicit window',
   ruleIds: ['AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS', 'AGENT-MCP-SEARCH-DATERANGE-FORMS'],
   needs: { keys: ['read'] },
   run: (ctx) =>
     guarded(ctx, [SEARCH], () =>
       withSession(ctx, 'read', async (session) => {
         const values = await observedValues(ctx, session);
-        // Short windows first, whatever the generator draws: they are where a window is most often lost.
-        const fixed: Case[] = [
-          {
-            relative: { unit: 'hour', count: 6, calendar: false, includeCurrent: true },
-            sources: [],
-            statuses: [],
-            limit: MAX_LIMIT,
-            pagesPerExecution: 8,
-          },
-          {
-            relative: { unit: 'day', count: 1, calendar: false, includeCurrent: true },
-            sources: [],
-            statuses: [],
-            limit: MAX_LIMIT,
-            pagesPerExecution: 8,
-          },
-          // A calendar month, whose start a longer unit's start must not stand in for.
-          {
-            relative: { unit: 'month', count: 1, calendar: true, includeCurrent: true },
-            sources: [],
-            statuses: [],
-            limit: MAX_LIMIT,
-            pagesPerExecution: 8,
-          },
-        ];
-        return agentProperty(ctx, fc.oneof(fc.constantFrom(...fixed), caseArb(values)), async (c) => {
-          const w = await walk(session, inputOf(c, MAX_LIMIT));
-          for (const [i, id] of w.ids.entries()) {
-            const status = w.statuses[i] ?? null;
-            const platform = w.platforms[i] ?? null;
-            if (c.statuses.length > 0 && status !== null && !c.statuses.includes(status))
-              violate(
-                'AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS',
-                'status',
-                `action ${id} has status ${status}, not in [${c.statuses.join(', ')}]`,
-                c,
-              );
-            if (c.sources.length > 0 && platform !== null && !c.sources.includes(platform))
-              violate(
-                'AGENT-MCP-SEARCH-FILTER-SOURCE-STATUS',
-                'source',
-                `action ${id} has platform ${platform}, not in [${c.sources.join(', ')}]`,
-                c,
-              );
-            const time = w.times[i];
-            const earliest = earliestOf(ctx.now(), c.relative);
-            if (time != null && (Date.parse(time) < earliest || Date.parse(time) > ctx.now() + 60_000))
-              violate(
-                'AGENT-MCP-SEARCH-DATERANGE-FORMS',
-                'outside',
-                `action ${id} created ${time} lies outside the last ${c.relative.count} ${c.relative.unit}(s)`,
-                c,
-              );
+        const forms = dateRangeForms((await catalog(ctx)).find((e) => e.id === SEARCH));
+        const fixed = [...FIXED_CASES, ...(forms.units.includes('quarter') ? QUARTER_CASES : [])];
+        let fixedDone = false;
+        return agentProperty(ctx, caseArb(values), async (c) => {
+          // The fixed cases and the explicit window, once a run before the first generated case.
+          if (!fixedDone) {
+            fixedDone = true;
+            for (const f of fixed) await checkHonoured(ctx, session, f);
+            if (forms.explicit) await checkExplicit(ctx, session);
           }
+          await checkHonoured(ctx, session, c);
         });
       }),
     ),

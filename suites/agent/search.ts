@@ -13,7 +13,7 @@ export const SEARCH = 'query.search.actions';
 
 /** A relative window of 4.18 (`{relative: {unit, count, calendar, includeCurrent}}`). */
 export interface Relative {
-  readonly unit: 'hour' | 'day' | 'week' | 'month';
+  readonly unit: 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
   readonly count: number;
   readonly calendar: boolean;
   readonly includeCurrent: boolean;
@@ -42,6 +42,8 @@ export interface Walk {
   readonly tags: readonly (readonly string[] | null)[];
   /** Whether each item's `handleTime` is null (false when it has a value or has no such key). */
   readonly handleTimeNull: readonly boolean[];
+  /** Each item's `totalMessages` (2.1), when it is a number (else null). */
+  readonly totalMessages: readonly (number | null)[];
   readonly pageSizes: readonly number[];
   /** The walk reached `nextCursor: null`. */
   readonly ended: boolean;
@@ -66,7 +68,7 @@ function walkScript(input: unknown, cursor: string | null, pages: number, last: 
 const input = ${literal(input)};
 let cursor = ${literal(cursor)};
 let last = ${literal(last)};
-const out = { ids: [], times: [], statuses: [], platforms: [], tags: [], handleTimeNull: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [], restKeys: [], repeated: false, last: null };
+const out = { ids: [], times: [], statuses: [], platforms: [], tags: [], handleTimeNull: [], totalMessages: [], sizes: [], ended: false, cursor: null, emptyWithCursor: 0, badIds: [], restKeys: [], repeated: false, last: null };
 for (let n = 0; n < ${pages}; n++) {
   const page = await call(${literal(SEARCH)}, cursor === null ? input : Object.assign({}, input, { cursor }));
   if (page === null || typeof page !== 'object' || !Array.isArray(page.items) || !('nextCursor' in page))
@@ -80,6 +82,7 @@ for (let n = 0; n < ${pages}; n++) {
     out.statuses.push(typeof item.status === 'string' ? item.status : null);
     out.platforms.push(typeof item.platform === 'string' ? item.platform : null);
     out.handleTimeNull.push(item.handleTime === null);
+    out.totalMessages.push(typeof item.totalMessages === 'number' ? item.totalMessages : null);
     out.tags.push(Array.isArray(item.tags) ? item.tags.map((t) => (t !== null && typeof t === 'object' ? t.value : t)).filter((t) => typeof t === 'string') : null);
   }
   const key = page.items.map((item) => String(item.actionId)).join('\\n');
@@ -116,6 +119,7 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
     platforms: [] as (string | null)[],
     tags: [] as (readonly string[] | null)[],
     handleTimeNull: [] as boolean[],
+    totalMessages: [] as (number | null)[],
     pageSizes: [] as number[],
     emptyPagesWithCursor: 0,
   };
@@ -174,6 +178,7 @@ export async function walk(session: McpSession, input: unknown, options: WalkOpt
     acc.platforms.push(...(v['platforms'] as (string | null)[]));
     acc.tags.push(...(v['tags'] as (readonly string[] | null)[]));
     acc.handleTimeNull.push(...(v['handleTimeNull'] as boolean[]));
+    acc.totalMessages.push(...(v['totalMessages'] as (number | null)[]));
     acc.pageSizes.push(...(v['sizes'] as number[]));
     acc.emptyPagesWithCursor += v['emptyWithCursor'] as number;
     ended = v['ended'] === true;
