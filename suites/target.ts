@@ -25,11 +25,19 @@ const organizations = organizationsJson as readonly {
 
 /**
  * One active key per role (and one expired and one revoked key): from a running engine (any seed), or from the checked-in keys of the
- * default data set (seed 42) when there is none.
+ * default data set (seed 42) when there is none. The statuses of the checked-in keys come from the
+ * fixture even with an engine: what a user would configure, whatever the engine under test says.
  */
 export function mockKeys(engine?: Engine): Keys {
   const orgs = engine === undefined ? organizations : engine.admin.listOrganizations();
-  const known = engine === undefined ? seededKeys : engine.admin.listKeys();
+  // A key of the checked-in data set keeps the status the fixture gives it, not the one the engine
+  // derives: an engine whose expiry or revocation is broken would otherwise list its expired key as
+  // active, and the laws that need an expired key would not run instead of failing.
+  const fixed = new Map(seededKeys.map((k) => [k.key, k.status]));
+  const known =
+    engine === undefined
+      ? seededKeys
+      : engine.admin.listKeys().map((k) => ({ ...k, status: fixed.get(k.key) ?? k.status }));
   const adPolicy = orgs.find((o) => o.moderationMode === 'ad_policy')?.id;
   const other = orgs.find((o) => o.id !== adPolicy && o.moderationMode !== 'ad_policy')?.id;
   const find = (org: string | undefined, profile: string): string | undefined =>
@@ -95,6 +103,8 @@ export async function startMockTarget(options: MockTargetOptions = {}): Promise<
     host: '127.0.0.1',
     port: 0,
     engine: wrap === undefined ? engine : wrap(engine),
+    // As `cca-kit mock` serves it: the agent interface loaded by the first request that needs it.
+    agentLoad: 'first-request',
     // The laws read whole catalogs and pages through execute's console: room for them in one run
     // (the model-sized defaults would make the suite read large results in pieces, run after run).
     // A time limit of 2 s, not 5: the time-limit law waits it out once per MCP revision, and the
