@@ -193,8 +193,10 @@ export class ConformanceClient {
       method: spec.method,
       url: shared.origin + pathAndQuery,
       auth: spec.auth,
-      headers: { ...headers },
+      // The framing the transport adds, so a reproduction sends the same bytes.
+      headers: spec.chunked === true ? { ...headers, 'transfer-encoding': 'chunked' } : { ...headers },
       ...(body === undefined ? {} : { body }),
+      ...(spec.absoluteTarget === true ? { requestTarget: shared.origin + pathAndQuery } : {}),
     };
     this.#record(exchange);
     await shared.limiter.acquire();
@@ -206,6 +208,8 @@ export class ConformanceClient {
         headers: key === undefined ? headers : { ...headers, 'x-api-key': key },
         body,
         signal: AbortSignal.timeout(spec.timeoutMs ?? shared.timeoutMs),
+        ...(spec.chunked === true ? { chunked: true } : {}),
+        ...(spec.absoluteTarget === true ? { absoluteTarget: true } : {}),
       });
       const raw = res.text;
       exchange.status = res.status;

@@ -12,6 +12,10 @@ export interface TransportRequest {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | undefined;
   readonly signal: AbortSignal;
+  /** The body framed chunked, without Content-Length. */
+  readonly chunked?: boolean;
+  /** The whole URL as the request line's target (absolute form). */
+  readonly absoluteTarget?: boolean;
 }
 
 /** One answer: the status, lower-cased headers and the exact body text (never parsed here). */
@@ -38,11 +42,16 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 export function fetchTransport(fetchImpl?: FetchLike): Transport {
   return {
     async send(request) {
+      // The Fetch API always writes an origin-form target: say so rather than send another request.
+      if (request.absoluteTarget === true)
+        throw new TypeError('the fetch transport cannot send an absolute-form request target');
       const send: FetchLike = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
       const res = await send(request.url, {
         method: request.method,
         headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
+        ...(request.body === undefined ? {} : { body: fetchBody(request) }),
+        // A stream body needs it (Node's fetch refuses one without); ignored for a string body.
+        ...(request.chunked === true ? { duplex: 'half' } : {}),
         signal: request.signal,
         redirect: 'manual',
       });
@@ -54,4 +63,17 @@ export function fetchTransport(fetchImpl?: FetchLike): Transport {
       return { status: res.status, headers, text: await res.text() };
     },
   };
+}
+
+/** A chunked body as a stream of one chunk, which a fetch sends without Content-Length. */
+function fetchBody(request: TransportRequest): BodyInit {
+  const body = request.body ?? '';
+  if (request.chunked !== true) return body;
+  const bytes = new TextEncoder().encode(body);
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
 }

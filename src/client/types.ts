@@ -72,6 +72,10 @@ export interface RequestSpec {
   readonly timeoutMs?: number;
   /** Label for reports (the operationId when known). */
   readonly operationId?: string;
+  /** The body framed `Transfer-Encoding: chunked`, without Content-Length (HTTP/1.1 framing every server must read). */
+  readonly chunked?: boolean;
+  /** The request line's target in absolute form (`GET http://host/path HTTP/1.1`), which every HTTP/1.1 server must accept. */
+  readonly absoluteTarget?: boolean;
 }
 
 /** One request as recorded for repro: everything but the key value. */
@@ -84,6 +88,8 @@ export interface Exchange {
   /** Request headers other than `X-API-Key`. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** The request line's target when it is not the URL's path and query (an absolute-form target). */
+  readonly requestTarget?: string;
   status?: number;
   durationMs?: number;
 }

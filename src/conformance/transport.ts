@@ -4,6 +4,7 @@
  * rewrites (a body on a GET, odd methods and header values), and a run of thousands of requests
  * against one origin is cheaper on a pool of kept-alive sockets than through `fetch`.
  */
+import { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import type { Transport } from '../client/transport.ts';
 
@@ -46,9 +47,10 @@ export function poolTransport(baseUrl: string, connections = 8, staleAfterMs = S
       try {
         const res = await pool.request({
           method: request.method as 'GET',
-          path: url.pathname + url.search,
+          // undici writes an absolute path as the request line's target as it is (a proxy's form).
+          path: request.absoluteTarget === true ? url.href : url.pathname + url.search,
           headers: request.headers,
-          body: request.body ?? null,
+          body: request.chunked === true ? chunks(request.body ?? '') : (request.body ?? null),
           signal: request.signal,
         });
         const headers: Record<string, string> = {};
@@ -66,4 +68,9 @@ export function poolTransport(baseUrl: string, connections = 8, staleAfterMs = S
       await Promise.all([pool.close(), ...retired.map((p) => p.close().catch(() => undefined))]);
     },
   };
+}
+
+/** A body as a stream of one chunk: undici frames a stream body chunked, without Content-Length. */
+function chunks(body: string): Readable {
+  return Readable.from([Buffer.from(body, 'utf8')]);
 }

@@ -254,8 +254,8 @@ export const otherHeaders: Law = {
   id: 'auth.other-headers',
   group: 'auth',
   title:
-    'headers browsers and proxies add change nothing: a valid key still authenticates, a JSON body is still read as JSON',
-  ruleIds: ['AUTH-HEADER-X-API-KEY', 'MOD-SUBMIT-STATUSES-DECLARED'],
+    'headers browsers and proxies add change nothing: a valid key still authenticates, a JSON body is still read as JSON; an absolute-form target is served',
+  ruleIds: ['AUTH-HEADER-X-API-KEY', 'MOD-SUBMIT-STATUSES-DECLARED', 'HTTP-ABSOLUTE-FORM-TARGET'],
   needs: { keys: ['read'] },
   run: (ctx) =>
     runExamples(ctx, async () => {
@@ -265,7 +265,16 @@ export const otherHeaders: Law = {
         statusRule: 'AUTH-HEADER-X-API-KEY',
         what: `the agent list with a read key and ${Object.keys(ADDED_HEADERS).join(', ')}`,
       });
-      if (!ctx.client.hasKey('write')) return 1;
+      // RFC 9112 3.2.2: a server must accept the absolute form (GET http://host/v0/agents HTTP/1.1),
+      // which clients configured for a proxy send.
+      const absolute = await call(ctx, 'listAgents', { auth: 'read', absoluteTarget: true });
+      if (absolute.status !== read.status)
+        violate(
+          'HTTP-ABSOLUTE-FORM-TARGET',
+          `absolute-form:${absolute.status}`,
+          `the agent list answers ${read.status} in origin form (GET /v0/agents) but ${absolute.status} with an absolute-form target (GET http://host/v0/agents HTTP/1.1)`,
+        );
+      if (!ctx.client.hasKey('write')) return 2;
       // A submission with no field at all is refused by any deployment (400 or 422; 403 where the
       // organization has no moderation mode) and creates nothing; with the added headers it is
       // refused the same way, never taken for a body of another media type (415 is not declared).
@@ -290,7 +299,7 @@ export const otherHeaders: Law = {
           'added-headers',
           `an empty submission is answered ${plain.status}, but ${added.status} with the headers ${Object.keys(ADDED_HEADERS).join(', ')}`,
         );
-      return 3;
+      return 4;
     }),
 };
 

@@ -141,6 +141,24 @@ function reorder(s: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(s).reverse());
 }
 
+/**
+ * The same resubmission with its body framed chunked (no Content-Length) is answered as the one just
+ * sent with Content-Length: same status, same outcome, same case.
+ */
+async function expectChunkedAlike(ctx: LawContext, body: Record<string, unknown>, plain: ClientResult) {
+  const chunked = await call(ctx, 'submitModerationCase', { auth: 'write', json: body, chunked: true });
+  const outcome = (res: ClientResult) => {
+    const p = res.kind === 'http' && res.ok ? obj(res.body) : {};
+    return `${res.status} ${String(p['status'])} ${String(p['caseId'])}`;
+  };
+  if (outcome(chunked) !== outcome(plain))
+    violate(
+      'HTTP-CHUNKED-REQUEST-BODY',
+      `chunked:${chunked.status}`,
+      `an exact resubmission answered ${outcome(plain)} (status, outcome, caseId) with Content-Length is answered ${outcome(chunked)} with the same body framed Transfer-Encoding: chunked`,
+    );
+}
+
 export const idempotency: Law = {
   id: 'moderation.idempotency',
   group: 'moderation',
@@ -154,10 +172,14 @@ export const idempotency: Law = {
     'ID-MODERATION-EXTERNALID-IMMUTABLE',
     'MOD-SINGLE-STATUS-VALUES',
     'ERR-MODERATION-BODY',
+    'HTTP-CHUNKED-REQUEST-BODY',
   ],
   needs: { keys: ['write', 'read'], writes: true },
-  run: (ctx) =>
-    runProperty(
+  run: (ctx) => {
+    // Every other resubmission, the first among them, is framed chunked without Content-Length, as
+    // streaming clients and proxies send bodies: HTTP/1.1 servers must read both framings alike.
+    let examples = 0;
+    return runProperty(
       ctx,
       fc.record({
         s: submissions(ctx),
@@ -165,6 +187,7 @@ export const idempotency: Law = {
         title: fc.string({ minLength: 1, maxLength: 20 }),
       }),
       async ({ s, reordered, title }) => {
+        const chunked = examples++ % 2 === 0;
         const externalId = ctx.unique('idem');
         const first: Record<string, unknown> = { ...s, externalId };
         const { caseId } = await submitNew(ctx, first);
@@ -173,6 +196,7 @@ export const idempotency: Law = {
           json: reordered ? reorder(first) : first,
         });
         expectDuplicateAck(ctx, again, caseId, `(${externalId}, sent again at once)`, 'resubmit');
+        if (chunked) await expectChunkedAlike(ctx, first, again);
         const changed = { ...first, title: `${String(first['title']).slice(0, 400)} ${title}` };
         const conflict = await call(ctx, 'submitModerationCase', { auth: 'write', json: changed });
         expectConforming(ctx, 'submitModerationCase', conflict, {
@@ -188,7 +212,8 @@ export const idempotency: Law = {
         );
       },
       { runs: Math.min(ctx.runs, 8) },
-    ),
+    );
+  },
 };
 
 export const batch: Law = {

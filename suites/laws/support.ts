@@ -12,6 +12,10 @@ export interface CallInput {
   readonly json?: unknown;
   readonly rawBody?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The body sent `Transfer-Encoding: chunked` (see RequestSpec). */
+  readonly chunked?: boolean;
+  /** The target sent in absolute form (see RequestSpec). */
+  readonly absoluteTarget?: boolean;
 }
 
 /** `application/json` or a `+json` type, parameters allowed. */
@@ -50,6 +54,8 @@ export async function call(ctx: LawContext, operationId: string, input: CallInpu
     ...(input.json === undefined ? {} : { json: input.json }),
     ...(input.rawBody === undefined ? {} : { rawBody: input.rawBody }),
     ...(input.headers === undefined ? {} : { headers: input.headers }),
+    ...(input.chunked === true ? { chunked: true } : {}),
+    ...(input.absoluteTarget === true ? { absoluteTarget: true } : {}),
   });
   if (op.responseMediaTypes.get(declaredResponseKey(op, res.status) ?? '')?.includes('json') !== false)
     expectJsonMediaType(`${op.method} ${path}`, res);

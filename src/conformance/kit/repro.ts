@@ -25,8 +25,11 @@ function keyHeader(auth: Auth): string | undefined {
  * // curl -sS -i -X GET 'http://127.0.0.1:4010/v0/action/list?pageSize=501' -H "X-API-Key: $CCA_READ_KEY"
  * ```
  */
-export function toCurl(exchange: Pick<Exchange, 'method' | 'url' | 'auth' | 'headers' | 'body'>): string {
+export function toCurl(
+  exchange: Pick<Exchange, 'method' | 'url' | 'auth' | 'headers' | 'body' | 'requestTarget'>,
+): string {
   const parts = ['curl -sS -i', `-X ${exchange.method}`, shellQuote(exchange.url)];
+  if (exchange.requestTarget !== undefined) parts.push(`--request-target ${shellQuote(exchange.requestTarget)}`);
   const key = keyHeader(exchange.auth);
   if (key !== undefined) parts.push(key);
   for (const [name, value] of Object.entries(exchange.headers)) {
