@@ -37,7 +37,9 @@ export function mockKeys(engine?: Engine): Keys {
   const known =
     engine === undefined
       ? seededKeys
-      : engine.admin.listKeys().map((k) => ({ ...k, status: (k.key === null ? undefined : fixed.get(k.key)) ?? k.status }));
+      : engine.admin
+          .listKeys()
+          .map((k) => ({ ...k, status: (k.key === null ? undefined : fixed.get(k.key)) ?? k.status }));
   const adPolicy = orgs.find((o) => o.moderationMode === 'ad_policy')?.id;
   const other = orgs.find((o) => o.id !== adPolicy && o.moderationMode !== 'ad_policy')?.id;
   const find = (org: string | undefined, profile: string): string | undefined =>

@@ -29,7 +29,8 @@ export function toCurl(
   exchange: Pick<Exchange, 'method' | 'url' | 'auth' | 'headers' | 'body' | 'requestTarget'>,
 ): string {
   const parts = ['curl -sS -i', `-X ${exchange.method}`, shellQuote(exchange.url)];
-  if (exchange.requestTarget !== undefined) parts.push(`--request-target ${shellQuote(exchange.requestTarget)}`);
+  if (exchange.requestTarget !== undefined)
+    parts.push(`--request-target ${shellQuote(exchange.requestTarget)}`);
   const key = keyHeader(exchange.auth);
   if (key !== undefined) parts.push(key);
   for (const [name, value] of Object.entries(exchange.headers)) {
