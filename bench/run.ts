@@ -10,7 +10,7 @@
  *   (throughput and compare pin the servers and wrk to separate CPUs with taskset; --no-pin does not)
  *   npm run bench -- --only state-growth --sizes 1000000  # state growth at some log lengths only
  *
- *   npm run bench -- --only mutation --mutants 300 --mutation-seed 1 --mutation-runs 3 [--slices auth,docs] [--journal-only]
+ *   npm run bench -- --only mutation --mutants 300 --mutation-seed 1 --mutation-runs 3 [--slices auth,docs] [--journal-only] [--keep-kills]
  *
  * Sections: throughput, compare, startup, scale, conformance, garbage, soak, package, package-sizes, agent, agent-paging,
  * agent-conformance, agent-budget, agent-first-call (both: `--before REF` adds that commit's figures),
@@ -116,6 +116,7 @@ const { values } = parseArgs({
     'mutation-runs': { type: 'string' },
     slices: { type: 'string' },
     'journal-only': { type: 'boolean', default: false },
+    'keep-kills': { type: 'boolean', default: false },
     'no-pin': { type: 'boolean', default: false },
   },
 });
@@ -323,6 +324,7 @@ for (const section of SECTIONS.filter((s) => only.includes(s))) {
         runs: int(values['mutation-runs'], 3),
         slices: (values.slices ?? '').split(',').filter((s) => s !== ''),
         journalOnly: values['journal-only'] === true,
+        keepKills: values['keep-kills'] === true,
         log,
       };
       await timed(section, () => mutationSection(options));

@@ -94,6 +94,12 @@ export interface RunOptions {
   readonly typeCheck?: boolean;
   /** Answers from the journal only, running nothing (the score of a run that was cut short). */
   readonly journalOnly?: boolean;
+  /**
+   * A mutant killed (or refused by the type checker) under earlier laws, its file unchanged, stays
+   * so: only the survivors run again. Laws that were only added to or strengthened kill at least what
+   * they killed; a run after a law was weakened or removed must not use it.
+   */
+  readonly keepKills?: boolean;
   /** Replaces the journal of results (the smoke test keeps its own). */
   readonly journalFile?: string;
   readonly log?: (line: string) => void;
@@ -191,9 +197,11 @@ export async function runSample(options: RunOptions): Promise<JournalEntry[]> {
     if (!existsSync(join(ROOT, file))) continue;
     // Scoring only, the laws' half of the stamp may be older: the latest result of an unchanged mutant.
     const current = stampOf(file);
+    const sameCode = e.stamp.split(':')[1] === current.split(':')[1];
     const fresh =
       e.stamp === current ||
-      (options.journalOnly === true && e.stamp.split(':')[1] === current.split(':')[1]);
+      (options.journalOnly === true && sameCode) ||
+      (options.keepKills === true && sameCode && (e.status === 'Killed' || e.status === 'CompileError'));
     if (!fresh) continue;
     known.set(spotOf(file, fromStryker(e.location), e.mutatorName, e.replacement), e);
   }

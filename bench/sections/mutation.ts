@@ -18,6 +18,8 @@ export interface MutationOptions {
   readonly slices: readonly string[];
   /** Scores what the journal holds of the sample, running nothing. */
   readonly journalOnly: boolean;
+  /** Keeps the kills of earlier laws and runs the survivors only (see RunOptions.keepKills). */
+  readonly keepKills?: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -33,6 +35,7 @@ export async function mutationSection(options: MutationOptions): Promise<Mutatio
     sample,
     runs: options.runs,
     journalOnly: options.journalOnly,
+    keepKills: options.keepKills === true,
     log: options.log,
   });
   const scored = score(sample, results, options.mutants, options.runs);
