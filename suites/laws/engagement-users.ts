@@ -24,12 +24,36 @@ function createdBetween(actions: readonly SearchedAction[], platform: string, fr
   );
 }
 
+/**
+ * Percentiles of one distribution are ordered whatever the method that computes them: p25 <= median
+ * <= p75, none below 0 (messages per user are counts).
+ */
+function checkPercentilesOrdered(rows: readonly Record<string, unknown>[]): number {
+  let checks = 0;
+  for (const row of rows) {
+    const values = ['p25MessagesPerUser', 'medianMessagesPerUser', 'p75MessagesPerUser'].map((k) => [
+      k,
+      num(row[k]),
+    ]) as [string, number | undefined][];
+    if (values.some(([, v]) => v === undefined)) continue;
+    checks += 1;
+    const [p25, median, p75] = values.map(([, v]) => v as number) as [number, number, number];
+    if (!(p25 >= 0 && p25 <= median && median <= p75))
+      violate(
+        'ENG-PERCENTILES-ORDERED',
+        'percentiles-order',
+        `getEngagement over every date: the ${str(row['platform']) ?? '?'} row has ${values.map(([k, v]) => `${k} ${v}`).join(', ')}, not 0 <= p25 <= median <= p75`,
+      );
+  }
+  return checks;
+}
+
 export const engagementUsers: Law = {
   id: 'analytics.engagement-users',
   group: 'parameters',
   title:
     'engagement over every date has a percentiles row for each platform of the actions, and a growth row counts a user in each week where its platform has actions',
-  ruleIds: ['ENG-COUNTS-ACTION-USERS'],
+  ruleIds: ['ENG-COUNTS-ACTION-USERS', 'ENG-PERCENTILES-ORDERED'],
   needs: { keys: ['read'] },
   run: (ctx) =>
     withWholeSearch(ctx, engagementUsers.ruleIds, async (actions) => {
@@ -42,7 +66,7 @@ export const engagementUsers: Law = {
       // Rows that all name platforms the search does not are another naming; no rows at all are none.
       if (named.size > 0 && ![...named].some((p) => searchPlatforms.has(p)))
         return 'engagement names no platform as the search does: its rows cannot be matched to actions';
-      let checks = 0;
+      let checks = checkPercentilesOrdered(percentiles);
       const rowed = new Set(percentiles.flatMap((r) => str(r['platform']) ?? []));
       for (const platform of searchPlatforms) {
         checks += 1;

@@ -24,11 +24,13 @@ import { analyticsWindows } from './parameters-windows.ts';
 import { readsAgree } from './reads-agree.ts';
 import { fullFilterNoRespondedDefault } from './responded-default.ts';
 import { schemaLaws } from './schemas.ts';
+import { sentimentDays } from './sentiment-days.ts';
 import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
 import { tagFiguresAgree } from './tag-figures.ts';
 import { tagVolumeKeepsListed } from './tag-volume-keeps.ts';
+import { windowOffsets } from './window-offsets.ts';
 import { windowLaws } from './windows.ts';
 
 /** Every conformance law, in run order (cheap read-only groups first, writes and sequences last). */
@@ -60,6 +62,8 @@ export const allLaws: readonly Law[] = [
   agentFigures,
   ...inputLaws,
   listCalendarDates,
+  windowOffsets,
+  sentimentDays,
   ...customFieldLaws,
   ...moderationLaws,
   moderationExternalIdPerOrganization,
