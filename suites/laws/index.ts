@@ -22,7 +22,7 @@ import { searchFilter, searchPages } from './parameters-search.ts';
 import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from './parameters-tags.ts';
 import { analyticsWindows } from './parameters-windows.ts';
 import { readsAgree } from './reads-agree.ts';
-import { fullFilterNoRespondedDefault } from './responded-default.ts';
+import { fullFilterNoRespondedDefault, legacyRespondedFalse } from './responded-default.ts';
 import { schemaLaws } from './schemas.ts';
 import { sentimentDays } from './sentiment-days.ts';
 import { sharedIds } from './shared-ids.ts';
@@ -45,6 +45,7 @@ export const allLaws: readonly Law[] = [
   ...pagingLaws,
   ...windowLaws,
   fullFilterNoRespondedDefault,
+  legacyRespondedFalse,
   agentWindowDateRules,
   // Every listed parameter has an effect: group `parameters`.
   analyticsWindows,

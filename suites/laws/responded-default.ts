@@ -25,13 +25,18 @@ async function wholeList(
   ctx: LawContext,
   window: { from: string; to: string },
   fullFilter: string | undefined,
+  extra: Readonly<Record<string, string>> = {},
 ): Promise<Whole | undefined> {
-  const query = { ...window, pageSize: PAGE, ...(fullFilter === undefined ? {} : { fullFilter }) };
+  const query = { ...window, pageSize: PAGE, ...(fullFilter === undefined ? {} : { fullFilter }), ...extra };
   const res = await call(ctx, 'listActions', { auth: 'read', query });
   const ok = expectConforming(ctx, 'listActions', res, {
     status: 200,
     statusRule: 'LIST-RESPONSE-ENVELOPE',
-    what: `listActions from=${window.from} to=${window.to}${fullFilter === undefined ? '' : ` fullFilter=${fullFilter}`}`,
+    what: `listActions from=${window.from} to=${window.to}${fullFilter === undefined ? '' : ` fullFilter=${fullFilter}`}${Object.entries(
+      extra,
+    )
+      .map(([k, v]) => ` ${k}=${v}`)
+      .join('')}`,
   });
   const body = obj(ok.parsed);
   const data = arr(body['data']).map(obj);
@@ -111,6 +116,59 @@ export const fullFilterNoRespondedDefault: Law = {
           );
         }
         return unresponded.length;
+      }
+      return 0;
+    });
+    if (outcome.kind === 'passed' && outcome.checks === 0)
+      return { kind: 'not-run', ruleIds: ctx.ruleIds, reason };
+    return outcome;
+  },
+};
+
+/** The legacy spellings of the responded flag set to false (spec 4.1: only the responded flag is read). */
+const RESPONDED_FALSE: readonly Readonly<Record<string, string>>[] = [
+  { filter: 'responded=false' },
+  { filterJson: '{"responded":false}' },
+];
+
+export const legacyRespondedFalse: Law = {
+  id: 'inputs.list-legacy-responded-false',
+  group: 'inputs',
+  title:
+    'legacy filter=responded=false and filterJson {"responded":false} are read: where a window holds unresponded actions (by the target itself), the list is not the default one',
+  ruleIds: ['LIST-LEGACY-RESPONDED-FALSE-READ', 'LIST-RESPONSE-ENVELOPE'],
+  needs: { keys: ['read'] },
+  run: async (ctx): Promise<CheckOutcome> => {
+    let reason = 'no settled window whose lists each fit one page of 500 and hold an unresponded action';
+    const outcome = await runExamples(ctx, async () => {
+      const to = new Date(settledAnchor(ctx)).toISOString();
+      for (const days of [7, 2, 1]) {
+        const window = { from: new Date(ctx.now() - days * DAY_MS).toISOString(), to };
+        const plain = await wholeList(ctx, window, undefined);
+        const filtered = plain === undefined ? undefined : await wholeList(ctx, window, SAMPLE_FILTER);
+        if (plain === undefined || filtered === undefined) continue;
+        // An action the fullFilter list (no responded default) holds and the default list leaves out
+        // is unresponded, by the target's own answers: the flag set false must then change the list.
+        const unresponded = [...filtered.ids].filter((id) => !plain.ids.has(id));
+        if (unresponded.length === 0) {
+          reason = `no window of the default list leaves out an action its fullFilter=${SAMPLE_FILTER} list holds (no unresponded action, by the target's answers)`;
+          continue;
+        }
+        for (const extra of RESPONDED_FALSE) {
+          const got = await wholeList(ctx, window, undefined, extra);
+          if (got === undefined) continue;
+          if (got.ids.size === plain.ids.size && [...got.ids].every((id) => plain.ids.has(id)))
+            violate(
+              'LIST-LEGACY-RESPONDED-FALSE-READ',
+              `responded-false-ignored:${Object.keys(extra)[0]}`,
+              `listActions from=${window.from} to=${window.to} with ${Object.entries(extra)
+                .map(([k, v]) => `${k}=${v}`)
+                .join(
+                  '',
+                )} answers the default list (${plain.ids.size} responded actions), though the window holds unresponded actions (${unresponded.slice(0, 3).join(', ')}): the responded flag was not read`,
+            );
+        }
+        return RESPONDED_FALSE.length;
       }
       return 0;
     });
