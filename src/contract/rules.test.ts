@@ -50,6 +50,7 @@ const GROUPS = new Set([
   'ING',
   'ID',
   'ERR',
+  'HTTP',
   'SCHEMA',
   'VER',
   'DOCS',

@@ -11,10 +11,12 @@ import type { Law } from '../../src/conformance/kit/law.ts';
 import { checkAgainst } from '../../src/conformance/kit/mcp/schemas.ts';
 import { literal, runScript, scriptArgument } from '../../src/conformance/kit/mcp/script.ts';
 import { catalog, exampleInput, isInvalidInput, localResolver } from './catalog.ts';
+import { walk } from './search.ts';
 import { agentExamples, agentProperty, brief, isObj, requireTool, withSession } from './support.ts';
 import { failureText } from './tools.ts';
 
 const GROUP = 'agent';
+const TAG_LOOKUPS = 5;
 const NAMED = ['query.search.actions', 'query.search.tags', 'query.analytics.actions'];
 
 const specCatalog: Law = {
@@ -367,18 +369,45 @@ const tagsByName: Law = {
               `query.search.tags {name: "e"} answered a tag not matching it: ${brief(tag)}`,
             );
         }
-        const first = all.find((t) => typeof t['value'] === 'string' || typeof t['name'] === 'string');
-        if (first !== undefined) {
-          const name = String(first['value'] ?? first['name']);
+        // A tag's full value matches its name under any matching rule: each tag value the newest
+        // search items carry (2.1 tags[].value) is answered, by a tag whose text holds it.
+        const seen = await walk(
+          session,
+          { dateRange: { relative: { unit: 'month', count: 1 } }, limit: 100 },
+          { maxPages: 1 },
+        );
+        const values = [...new Set(seen.tags.flatMap((t) => t ?? []))].slice(0, TAG_LOOKUPS);
+        for (const name of values) {
           const again = await tags(name);
-          if (!again.some((t) => t['value'] === name || t['name'] === name))
+          checks += 1;
+          const holds = (t: Record<string, unknown>) =>
+            Object.values(t).some((v) => typeof v === 'string' && v.toLowerCase() === name.toLowerCase());
+          if (!again.some(holds))
             violate(
               'AGENT-MCP-SEARCH-TAGS-BY-NAME',
               'not-found',
-              `query.search.tags {name: ${JSON.stringify(name)}} does not answer that tag`,
+              `search items carry the tag ${JSON.stringify(name)}, but query.search.tags {name: ${JSON.stringify(name)}} does not answer it`,
               { name },
             );
+        }
+        // A limit the schema offers is honoured (section 8: the page size is limit).
+        const entry = (await catalog(ctx)).find((e) => e.id === 'query.search.tags');
+        const schema = entry?.inputSchema;
+        const offersLimit = isObj(schema) && isObj(schema['properties']) && 'limit' in schema['properties'];
+        if (offersLimit && all.length >= 2) {
+          const out = await runScript(
+            session,
+            `return await call('query.search.tags', ${literal({ name: 'e', limit: 1 })});`,
+          );
           checks += 1;
+          const got = out.kind === 'value' ? itemsOf(out.value).length : -1;
+          if (got < 0 || got > 1)
+            violate(
+              'AGENT-MCP-SEARCH-TAGS-BY-NAME',
+              'limit',
+              `query.search.tags {name: "e", limit: 1} answered ${got < 0 ? brief(out) : `${got} tags`}`,
+              { name: 'e', limit: 1 },
+            );
         }
         return checks;
       });

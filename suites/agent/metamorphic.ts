@@ -8,8 +8,9 @@ import fc from 'fast-check';
 import { deref } from '../../src/arbitraries/json-schema.ts';
 import { violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
-import { literal, runScript } from '../../src/conformance/kit/mcp/script.ts';
 import type { McpSession } from '../../src/conformance/kit/mcp/session.ts';
+import { aggregateLaws } from './aggregates.ts';
+import { ANALYTICS, analytics, analyticsChoice, analyticsEnum, rowValues } from './analytics.ts';
 import { type CatalogEntry, catalog, localResolver } from './catalog.ts';
 import { type Case, caseArb, inputOf, MAX_LIMIT, observedValues } from './paging.ts';
 import { filterOf, notIn, type Relative, SEARCH, type Walk, walk } from './search.ts';
@@ -25,7 +26,6 @@ import {
 } from './support.ts';
 
 const GROUP = 'agent';
-const ANALYTICS = 'query.analytics.actions';
 
 async function ready(ctx: LawContext, ids: readonly string[]): Promise<void> {
   await requireTool(ctx, 'read', 'execute');
@@ -344,40 +344,6 @@ const honoured: Law = {
     ),
 };
 
-/** The catalog's values at a path of `query.analytics.actions`' input schema. */
-function analyticsEnum(entry: CatalogEntry, path: readonly string[]): string[] {
-  const resolve = localResolver(entry.inputSchema);
-  let s: unknown = entry.inputSchema;
-  for (const step of path) {
-    const d = isObj(s) ? deref(s as never, resolve) : undefined;
-    s = step === '*' ? d?.items : d?.properties?.[step];
-  }
-  const d = isObj(s) ? deref(s as never, resolve) : undefined;
-  return Array.isArray(d?.enum) ? d.enum.map(String) : [];
-}
-
-/** The measure, aggregation and group field to use, read from spec(id)'s input schema. */
-function analyticsChoice(entry: CatalogEntry): {
-  measure: string;
-  aggregation: string;
-  groupField: string | undefined;
-  fields: readonly string[];
-} {
-  const enumOf = (path: readonly string[]) => analyticsEnum(entry, path);
-  const measures = enumOf(['lines', '*', 'measure']);
-  const aggregations = enumOf(['lines', '*', 'aggregation']);
-  const fields = enumOf(['groupBy', '*', 'field']);
-  return {
-    measure:
-      measures.find((m) => /^actions?$/i.test(m)) ??
-      measures.find((m) => /count|action/i.test(m)) ??
-      'actions',
-    aggregation: aggregations.find((a) => /^count$/i.test(a)) ?? 'count',
-    groupField: fields.find((f) => f === 'status') ?? fields.find((f) => f === 'source'),
-    fields,
-  };
-}
-
 /** A row's value of the group field, where the row names it (`row.group[field]` or `row[field]`). */
 function groupKeyOf(row: Json, field: string): unknown {
   const group = row['group'];
@@ -447,31 +413,6 @@ async function groupedByValue(
         );
     }
   }
-}
-
-/** The rows of an analytics answer and the first numeric value of each. */
-function rowValues(output: unknown): { rows: Json[]; values: (number | null)[] } {
-  const rows = (isObj(output) && Array.isArray(output['rows']) ? output['rows'] : []).filter(isObj);
-  const values = rows.map((row) => {
-    const holder = isObj(row['values']) ? row['values'] : row;
-    const n = Object.values(holder).find((v) => typeof v === 'number');
-    return typeof n === 'number' ? n : null;
-  });
-  return { rows, values };
-}
-
-async function analytics(session: McpSession, input: unknown): Promise<unknown> {
-  const out = await runScript(session, `return await call(${literal(ANALYTICS)}, ${literal(input)});`);
-  if (out.kind === 'threw')
-    violate(
-      'AGENT-MCP-ANALYTICS-INPUT-SHAPE',
-      'refused',
-      `${ANALYTICS} refused ${brief(input)}: ${out.message}`,
-      input,
-    );
-  if (out.kind === 'failed')
-    violate('AGENT-MCP-ANALYTICS-INPUT-SHAPE', 'failed', `${ANALYTICS} failed: ${out.text}`, input);
-  return out.value;
 }
 
 const analyticsAgrees: Law = {
@@ -628,4 +569,10 @@ const measureOfNoValues: Law = {
     ),
 };
 
-export const metamorphicLaws: readonly Law[] = [subsets, honoured, analyticsAgrees, measureOfNoValues];
+export const metamorphicLaws: readonly Law[] = [
+  subsets,
+  honoured,
+  analyticsAgrees,
+  measureOfNoValues,
+  ...aggregateLaws,
+];

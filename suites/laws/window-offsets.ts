@@ -38,7 +38,7 @@ export const windowOffsets: Law = {
   group: 'parameters',
   title:
     'listActions: a from or to with a UTC offset (+05:30, -0700, +09) names the instant its UTC form names: the same totalRecords',
-  ruleIds: ['WINDOW-OFFSET-SAME-INSTANT', 'LIST-FROM-ISO-8601'],
+  ruleIds: ['LIST-WINDOW-OFFSET-SAME-INSTANT', 'LIST-FROM-ISO-8601'],
   needs: { keys: ['read'] },
   run: (ctx) =>
     runExamples(ctx, async () => {
@@ -71,7 +71,7 @@ export const windowOffsets: Law = {
               );
             else if (got !== utc)
               violate(
-                'WINDOW-OFFSET-SAME-INSTANT',
+                'LIST-WINDOW-OFFSET-SAME-INSTANT',
                 `offset-instant:${edge}:${form}`,
                 `listActions counts ${String(got)} records with ${edge}=${value} but ${utc} with ${edge}=${new Date(t).toISOString()}, the same instant`,
               );
