@@ -146,8 +146,8 @@ export async function startTwoAdPolicyMockTarget(): Promise<RunningTarget> {
 }
 
 /** The environment's target when set, else a fresh mock. */
-export async function resolveTarget(): Promise<RunningTarget> {
+export async function resolveTarget(mock: MockTargetOptions = {}): Promise<RunningTarget> {
   const fromEnv = targetFromEnv();
   if (fromEnv !== undefined) return { kind: 'env', target: fromEnv, close: async () => {} };
-  return startMockTarget({ seed: 42 });
+  return startMockTarget({ seed: 42, ...mock });
 }

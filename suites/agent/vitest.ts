@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Law } from '../../src/conformance/kit/law.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
 import { renderConsoleReport } from '../../src/reporters/console.ts';
-import { type RunningTarget, resolveTarget } from '../target.ts';
+import { type MockTargetOptions, type RunningTarget, resolveTarget } from '../target.ts';
 import { agentMockKeys } from './keys.ts';
 
 function envInt(name: string, fallback: number): number {
@@ -16,14 +16,18 @@ function envInt(name: string, fallback: number): number {
   return raw === undefined || raw === '' ? fallback : Number.parseInt(raw, 10);
 }
 
-export function describeAgentLaws(title: string, laws: readonly Law[]): void {
+/**
+ * `mock` starts our mock with other options (choices among them) when no deployment is given by the
+ * environment; a deployment of the environment is checked as it is, whatever it chose.
+ */
+export function describeAgentLaws(title: string, laws: readonly Law[], mock: MockTargetOptions = {}): void {
   describe(`agent conformance: ${title}`, () => {
     let running: RunningTarget;
     const seed = envInt('CCA_SEED', 42);
     const runs = envInt('CCA_RUNS', 10);
     const runId = `va${seed.toString(36)}${Date.now().toString(36).slice(-5)}`;
     beforeAll(async () => {
-      const resolved = await resolveTarget();
+      const resolved = await resolveTarget(mock);
       const engine = resolved.engine;
       running =
         engine === undefined
