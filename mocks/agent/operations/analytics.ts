@@ -138,7 +138,9 @@ function domainOf(org: OrgData, field: GroupField, window: Window, choices: Choi
   };
   switch (field) {
     case 'source':
-      return [...org.catalog.platforms];
+      // Every platform of the contract's enum, not only those the seed gave the organization: an
+      // ingested or moderated action brings its own platform, and its empty hour still has the row.
+      return [...PLATFORMS];
     case 'status':
       return statusNamesOut(choices, STATUSES);
     case 'queue':
