@@ -12,7 +12,7 @@
  */
 import { violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
-import { readAnalytics } from './parameters-support.ts';
+import { readAnalytics, wideTagLimit } from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
 import { EVERY_DATE, type SearchedAction, withWholeSearch } from './whole-search.ts';
 
@@ -77,7 +77,7 @@ async function tagMeans(ctx: LawContext, actions: readonly SearchedAction[]): Pr
   const body = await readAnalytics(ctx, 'getTagAnalytics', {
     ...EVERY_DATE,
     respondedOnly: false,
-    limit: 200,
+    limit: await wideTagLimit(ctx),
   });
   let checks = 0;
   for (const row of arr(obj(body['data'])['volumeByTag']).map(obj)) {

@@ -28,6 +28,31 @@ export async function readAnalytics(
   return obj(ok.parsed);
 }
 
+/** The tag-analytics `limit` a law asks for first when it wants whole breakdowns in few pages. */
+const WIDE_TAG_LIMITS = [200, 100, 50, 20] as const;
+
+/**
+ * The widest tag-analytics page this target serves: the spec types `limit` as a number and shows
+ * neither its default nor a maximum, so a deployment may bound it. Read once per run from the
+ * target's own answers (a last-hour read with each limit until one is a 200); where none is, the
+ * widest, so that the law asking for it reports what the target answered.
+ */
+export function wideTagLimit(ctx: LawContext): Promise<number> {
+  return ctx.memo('sample:tag-limit', async () => {
+    const to = settledAnchor(ctx);
+    for (const limit of WIDE_TAG_LIMITS) {
+      const res = await call(ctx, 'getTagAnalytics', {
+        auth: 'read',
+        query: { ...windowQuery({ from: to - 3_600_000, to }), limit },
+      });
+      if (res.status === 200) return limit;
+      // Only a refusal of the input moves on to a smaller page; anything else is the law's to report.
+      if (res.status !== 400 && res.status !== 422) break;
+    }
+    return WIDE_TAG_LIMITS[0];
+  });
+}
+
 export interface Span {
   readonly from: number;
   readonly to: number;
@@ -84,12 +109,12 @@ export interface TagRow {
   readonly groupName: string | null;
 }
 
-/** The tags of the settled 90-day history (up to 200), from tag analytics, fetched once per run. */
+/** The tags of the settled 90-day history (one wide page), from tag analytics, fetched once per run. */
 export function historyTags(ctx: LawContext): Promise<readonly TagRow[]> {
   return ctx.memo('sample:tags', async () => {
     const body = await readAnalytics(ctx, 'getTagAnalytics', {
       ...windowQuery(historySpan(ctx)),
-      limit: 200,
+      limit: await wideTagLimit(ctx),
     });
     return arr(obj(body['data'])['tagBreakdown'])
       .map(obj)

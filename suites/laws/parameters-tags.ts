@@ -8,7 +8,14 @@ import fc from 'fast-check';
 import { runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law } from '../../src/conformance/kit/law.ts';
 import { canonical } from './custom-fields.ts';
-import { historySpan, historyTags, type Query, readAnalytics, windowQuery } from './parameters-support.ts';
+import {
+  historySpan,
+  historyTags,
+  type Query,
+  readAnalytics,
+  wideTagLimit,
+  windowQuery,
+} from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
 
 interface TagPage {
@@ -91,7 +98,7 @@ export const tagAnalyticsParameters: Law = {
 
         // search by a tag's own name keeps that tag and only rows that contain the text.
         if (tag !== undefined) {
-          const found = await tagPage(ctx, { search: tag.tagName, limit: 200 });
+          const found = await tagPage(ctx, { search: tag.tagName, limit: await wideTagLimit(ctx) });
           const needle = tag.tagName.toLowerCase();
           const stray = found.breakdown.find(
             (r) =>
@@ -122,8 +129,8 @@ export const tagAnalyticsParameters: Law = {
           );
 
         // respondedOnly: only responded actions, so never more than with respondedOnly=false.
-        const all = await tagPage(ctx, { respondedOnly: false, limit: 200 });
-        const responded = await tagPage(ctx, { respondedOnly: true, limit: 200 });
+        const all = await tagPage(ctx, { respondedOnly: false, limit: await wideTagLimit(ctx) });
+        const responded = await tagPage(ctx, { respondedOnly: true, limit: await wideTagLimit(ctx) });
         const allTotal = num(all.summary['totalActions']) ?? 0;
         const respondedTotal = num(responded.summary['totalActions']) ?? 0;
         if (respondedTotal > allTotal)

@@ -14,6 +14,7 @@ import {
   type Span,
   spanText,
   splitWindows,
+  wideTagLimit,
   windowQuery,
 } from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
@@ -78,7 +79,10 @@ const agentDetailView: CountView = {
 const tagsView: CountView = {
   operationId: 'getTagAnalytics',
   read: async (ctx, w) => {
-    const body = await readAnalytics(ctx, 'getTagAnalytics', { ...windowQuery(w), limit: 200 });
+    const body = await readAnalytics(ctx, 'getTagAnalytics', {
+      ...windowQuery(w),
+      limit: await wideTagLimit(ctx),
+    });
     const data = obj(body['data']);
     const summary = obj(data['summary']);
     const total = num(summary['totalActions']) ?? 0;

@@ -18,13 +18,13 @@ import {
   spanText,
   splitWindows,
   widestSplit,
+  wideTagLimit,
   windowQuery,
 } from './parameters-support.ts';
 import { arr, num, obj, str } from './support.ts';
 
 /** Pages of tag analytics read for one window at most: a deployment with more tags is judged on what was read. */
 const MAX_PAGES = 10;
-const PAGE = 200;
 /** The four label counts of a sentiment-by-tag row (spec 2.6). */
 const LABELS = ['veryNegative', 'negative', 'neutral', 'positive'] as const;
 
@@ -40,12 +40,13 @@ async function tagFigures(ctx: LawContext, window: Span): Promise<TagFigures> {
   const breakdown: Record<string, unknown>[] = [];
   const volume: Record<string, unknown>[] = [];
   let summary: Record<string, unknown> = {};
+  const size = await wideTagLimit(ctx);
   for (let page = 0; page < MAX_PAGES; page += 1) {
     const body = await readAnalytics(ctx, 'getTagAnalytics', {
       ...windowQuery(window),
       respondedOnly: false,
-      limit: PAGE,
-      offset: page * PAGE,
+      limit: size,
+      offset: page * size,
     });
     const data = obj(body['data']);
     if (page === 0) summary = obj(data['summary']);

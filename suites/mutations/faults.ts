@@ -818,6 +818,24 @@ export const MUTANTS: readonly Mutant[] = [
       ),
   },
   {
+    id: 'control-tag-limit-at-most-100',
+    description:
+      'tag analytics refuses a limit above 100 with 400 (the spec types limit as a number and shows no maximum)',
+    expect: [],
+    control: true,
+    hook: () => (handle) => async (request, context) => {
+      const limit = Number(new URL(request.url).searchParams.get('limit') ?? '0');
+      if (operationOf(request) !== 'getTagAnalytics' || !(limit > 100)) return handle(request, context);
+      return new Response(
+        JSON.stringify({ success: false, error: "Invalid 'limit': must be between 1 and 100" }),
+        {
+          status: 400,
+          headers: { 'content-type': 'application/json' },
+        },
+      );
+    },
+  },
+  {
     id: 'control-volume-tags-as-ids',
     description: 'tag volume names its tags by id instead of by name (the spec says only "array of string")',
     expect: [],
