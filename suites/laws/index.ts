@@ -25,6 +25,7 @@ import { readsAgree } from './reads-agree.ts';
 import { fullFilterNoRespondedDefault, legacyRespondedFalse } from './responded-default.ts';
 import { schemaLaws } from './schemas.ts';
 import { sentimentDays } from './sentiment-days.ts';
+import { sentimentTagIsolation } from './sentiment-tag-isolation.ts';
 import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
@@ -61,6 +62,7 @@ export const allLaws: readonly Law[] = [
   ...identityLaws,
   readsAgree,
   agentFigures,
+  sentimentTagIsolation,
   ...inputLaws,
   listCalendarDates,
   windowOffsets,

@@ -18,8 +18,9 @@ export async function readAnalytics(
   operationId: string,
   query: Query,
   path?: Readonly<Record<string, string>>,
+  auth: 'read' | 'otherOrgRead' = 'read',
 ): Promise<Record<string, unknown>> {
-  const res = await call(ctx, operationId, { auth: 'read', query, ...(path === undefined ? {} : { path }) });
+  const res = await call(ctx, operationId, { auth, query, ...(path === undefined ? {} : { path }) });
   const ok = expectConforming(ctx, operationId, res, {
     status: 200,
     statusRule: QUERY_PARAMS_RULE[operationId] ?? 'ERR-STATUS-IN-DECLARED-SET',

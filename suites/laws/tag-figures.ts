@@ -28,7 +28,7 @@ const MAX_PAGES = 10;
 /** The four label counts of a sentiment-by-tag row (spec 2.6). */
 const LABELS = ['veryNegative', 'negative', 'neutral', 'positive'] as const;
 
-interface TagFigures {
+export interface TagFigures {
   readonly breakdown: readonly Record<string, unknown>[];
   readonly volume: readonly Record<string, unknown>[];
   readonly summary: Record<string, unknown>;
@@ -36,18 +36,29 @@ interface TagFigures {
   readonly whole: boolean;
 }
 
-async function tagFigures(ctx: LawContext, window: Span): Promise<TagFigures> {
+/** Every page of tag analytics over one window (responded or not), read with one organization's key. */
+export async function tagFigures(
+  ctx: LawContext,
+  window: Span,
+  auth: 'read' | 'otherOrgRead' = 'read',
+): Promise<TagFigures> {
   const breakdown: Record<string, unknown>[] = [];
   const volume: Record<string, unknown>[] = [];
   let summary: Record<string, unknown> = {};
   const size = await wideTagLimit(ctx);
   for (let page = 0; page < MAX_PAGES; page += 1) {
-    const body = await readAnalytics(ctx, 'getTagAnalytics', {
-      ...windowQuery(window),
-      respondedOnly: false,
-      limit: size,
-      offset: page * size,
-    });
+    const body = await readAnalytics(
+      ctx,
+      'getTagAnalytics',
+      {
+        ...windowQuery(window),
+        respondedOnly: false,
+        limit: size,
+        offset: page * size,
+      },
+      undefined,
+      auth,
+    );
     const data = obj(body['data']);
     if (page === 0) summary = obj(data['summary']);
     const rows = arr(data['tagBreakdown']).map(obj);
