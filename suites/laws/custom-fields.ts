@@ -12,9 +12,39 @@ export interface FieldInfo {
   readonly value: unknown;
 }
 
+type TypeKind = 'text' | 'number' | 'boolean' | 'date' | 'datetime' | 'select' | 'multiselect' | 'json';
+
+/** Names a deployment may give each kind of field type, compared without case or separators. */
+const TYPE_NAMES: Readonly<Record<TypeKind, readonly string[]>> = {
+  text: ['text', 'string', 'shorttext', 'longtext', 'textarea', 'richtext'],
+  number: ['number', 'numeric', 'integer', 'int', 'float', 'decimal', 'double'],
+  boolean: ['boolean', 'bool', 'checkbox'],
+  date: ['date'],
+  datetime: ['datetime', 'timestamp'],
+  select: ['singleselect', 'select', 'enum', 'dropdown', 'picklist', 'radio'],
+  multiselect: ['multiselect', 'multipicklist', 'multienum'],
+  json: ['json', 'object'],
+};
+
+/**
+ * The kind of a registered field type. The spec types `fieldType` as a string and names no values,
+ * so `number`, `NUMBER` and `Number` are one kind, as are `single_select` and `singleSelect`.
+ */
+export function typeKind(fieldType: string): TypeKind | undefined {
+  const name = fieldType.toLowerCase().replace(/[^a-z]/g, '');
+  for (const [kind, names] of Object.entries(TYPE_NAMES) as [TypeKind, readonly string[]][])
+    if (names.includes(name)) return kind;
+  return undefined;
+}
+
 /** A value of the field's registered type, for the types whose values can be generated blind. */
 export function valueFor(fieldType: string): fc.Arbitrary<unknown> | undefined {
-  switch (fieldType) {
+  const dates = fc.date({
+    min: new Date('2000-01-01T00:00:00Z'),
+    max: new Date('2035-12-31T00:00:00Z'),
+    noInvalidDate: true,
+  });
+  switch (typeKind(fieldType)) {
     case 'text':
       return fc.string({ minLength: 1, maxLength: 30 });
     case 'number':
@@ -22,13 +52,9 @@ export function valueFor(fieldType: string): fc.Arbitrary<unknown> | undefined {
     case 'boolean':
       return fc.boolean();
     case 'date':
-      return fc
-        .date({
-          min: new Date('2000-01-01T00:00:00Z'),
-          max: new Date('2035-12-31T00:00:00Z'),
-          noInvalidDate: true,
-        })
-        .map((d) => d.toISOString().slice(0, 10));
+      return dates.map((d) => d.toISOString().slice(0, 10));
+    case 'datetime':
+      return dates.map((d) => d.toISOString());
     case 'json':
       return fc.jsonValue({ maxDepth: 2 });
     default:
@@ -38,9 +64,17 @@ export function valueFor(fieldType: string): fc.Arbitrary<unknown> | undefined {
 
 /** A value of the wrong type for the field, or undefined when every JSON value fits. */
 export function wrongValueFor(fieldType: string): unknown {
-  return { text: 12345, number: 'not a number', boolean: 'yes', date: 'not-a-date', single_select: 12345 }[
-    fieldType
-  ];
+  const kind = typeKind(fieldType);
+  if (kind === undefined || kind === 'json') return undefined;
+  return {
+    text: 12345,
+    number: 'not a number',
+    boolean: 'yes',
+    date: 'not-a-date',
+    datetime: 'not-a-date',
+    select: 12345,
+    multiselect: 12345,
+  }[kind];
 }
 
 /** Canonical JSON: sorted keys, so stored objects compare regardless of key order. */
