@@ -64,6 +64,10 @@ export const AGENT_REACH: Readonly<Record<ChoiceName, AgentReach>> = {
     reaches: false,
     how: 'conversation search counting (4.13); agent search pages by cursor and counts nothing',
   },
+  tagLimitMax: {
+    reaches: false,
+    how: 'REST tag analytics paging (4.8); query.search.tags pages by its own limit',
+  },
   errorMessages: {
     reaches: false,
     how: "REST's `error` strings and HTTP reason phrases; each interface writes its own failures (agent failures name the field in `field` and the kind in `kind`/`code`), so their message style may differ in one deployment",

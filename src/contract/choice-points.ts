@@ -104,6 +104,16 @@ export const CHOICE_POINTS = {
     values: { '10000': '10000 (or the `searchCap` option)', '1000': '1000', '100': '100' },
     accepts: (value) => POSITIVE_INTEGER.test(value),
   },
+  tagLimitMax: {
+    default: 'none',
+    gap: 'The bounds of tag analytics `limit` (4.8: "limit number"; section 8: its default and bounds not shown).',
+    values: {
+      none: 'any positive integer limit',
+      '100': 'a limit above 100 refused with 400 naming the bound',
+      '50': 'a limit above 50 refused with 400 naming the bound',
+    },
+    accepts: (value) => POSITIVE_INTEGER.test(value),
+  },
   errorMessages: {
     default: 'descriptive',
     gap: 'Error message strings (section 7: "not shown"; 500 keeps `Internal server error`).',
@@ -135,7 +145,7 @@ export type ChoiceName = keyof typeof CHOICE_POINTS;
 
 /** The chosen value of every point (listed values typed; a cap is any positive integer string). */
 export type Choices = {
-  readonly [K in ChoiceName]: K extends 'totalRecordsCap'
+  readonly [K in ChoiceName]: K extends 'totalRecordsCap' | 'tagLimitMax'
     ? string
     : Extract<keyof (typeof CHOICE_POINTS)[K]['values'], string>;
 };

@@ -100,6 +100,16 @@ describe('engine choices (each a named piece of mocks/engine/choices/)', () => {
     expect(engine.selfCheckFailures).toEqual([]);
   });
 
+  it('tagLimitMax refuses a tag-analytics limit above the bound, and only there', async () => {
+    const { get, engine } = engineWith({ tagLimitMax: '100' });
+    expect((await get(`/v0/analytics/tags?from=${FROM}&limit=100`)).status).toBe(200);
+    const refused = await get(`/v0/analytics/tags?from=${FROM}&limit=101`);
+    expect(refused.status).toBe(400);
+    expect(String(refused.body['error'])).toMatch(/limit must be at most 100/);
+    expect((await get(`/v0/action/list?from=${FROM}&pageSize=500`)).status).toBe(200);
+    expect(engine.selfCheckFailures).toEqual([]);
+  });
+
   it('conflicting settings are refused at construction', () => {
     expect(() => createEngine({ searchCap: 10, choices: { totalRecordsCap: '20' } })).toThrow(/disagree/);
     expect(() =>

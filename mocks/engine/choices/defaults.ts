@@ -16,6 +16,7 @@ export const DEFAULT_CHOICES: Choices = {
   rowShapes: 'contract',
   moderationTimings: 'default',
   totalRecordsCap: '10000',
+  tagLimitMax: 'none',
   errorMessages: 'descriptive',
   nestedIncompleteCode: 'incomplete',
   moderationInputStatus: 'split',

@@ -17,6 +17,12 @@ export function shapeRequest(
   operationId: string,
   query: Readonly<Record<string, unknown>>,
 ): ShapedRequest {
+  if (operationId === 'getTagAnalytics' && choices.tagLimitMax !== DEFAULT_CHOICES.tagLimitMax) {
+    const max = Number(choices.tagLimitMax);
+    const limit = Number(query['limit']);
+    if (query['limit'] !== undefined && Number.isFinite(limit) && limit > max)
+      return { ok: false, error: badRequest(operationId, `limit must be at most ${max}`) };
+  }
   const parameter = DSL_PARAMETER[operationId];
   const text = parameter === undefined ? undefined : query[parameter];
   if (parameter === undefined || typeof text !== 'string') return { ok: true, query };
