@@ -68,6 +68,9 @@ function builtGo(): string {
 /** The Go deployment: its own data model in structs and maps, its own choices. */
 export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () => [] };
 
+/** The Perl deployment: core modules only, one process with an IO::Select loop, its own choices. */
+export const PERL: Deployment = { name: 'perl', command: () => 'perl', args: () => ['server.pl'] };
+
 /** The folder of a pinned official Node binary (scripts/node-runtime.js fetches it on first use). */
 function pinnedNode(major: number): string {
   const script = join(FOREIGN, '..', '..', 'scripts', 'node-runtime.js');
