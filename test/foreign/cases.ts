@@ -150,3 +150,24 @@ export const PERL_CASES: readonly DeviationCase[] = [
   // same actions as the queue list, so no law can tell a left-out bucket from another choice.
   { id: 'P16', rule: 'MOD-EXACT-RESUBMIT-DUPLICATE', level: 'should' },
 ];
+
+export const RUST_CASES: readonly DeviationCase[] = [
+  { id: 'R01', rule: 'LIST-PAGESIZE-RANGE', level: 'must' },
+  { id: 'R02', rule: 'LIST-TO-INCLUSIVE', level: 'must' },
+  // R03 (a date-only to read as the end of that day on the queue list only) passed unnoticed: the
+  // spec states the date-only rule in the action list's table (4.1), and no law reads it on queues.
+  { id: 'R04', rule: 'DETAIL-READS-AGREE', level: 'must' },
+  // R05 (a + in a custom-field route's path segment decoded as a space) passed unnoticed.
+  { id: 'R06', rule: 'SCOPE-ANALYTICS-403', level: 'must' },
+  { id: 'R07', rule: 'ORG-DATA-SCOPED', level: 'must', only: ['isolation.sentiment-by-tag'] },
+  // R08 (search totalRecords counting every organization under a tag filter) passed unnoticed.
+  { id: 'R09', rule: 'MOD-EXACT-RESUBMIT-DUPLICATE', level: 'must' },
+  { id: 'R10', rule: 'MOD-MEDIA-ITEM', level: 'must' },
+  { id: 'R11', rule: 'ING-RECORD-SCORE-RANGE', level: 'must' },
+  { id: 'R12', rule: 'AUTH-EXPIRED-KEY-401', level: 'must' },
+  { id: 'R13', rule: 'AGENT-DETAIL-AGREES-WITH-LIST', level: 'should' },
+  { id: 'R14', rule: 'DOCS-OPENAPI-PARAMETERS-TRUE', level: 'should' },
+  { id: 'R15', rule: 'SEARCH-ENVELOPE', level: 'should' },
+  { id: 'R16', rule: 'LIST-FULLFILTER-NO-RESPONDED-DEFAULT', level: 'must' },
+  { id: 'R17', rule: 'ERR-GENERAL-BODY', level: 'must' },
+];

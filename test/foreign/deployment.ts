@@ -71,6 +71,25 @@ export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () =
 /** The Perl deployment: core modules only, one process with an IO::Select loop, its own choices. */
 export const PERL: Deployment = { name: 'perl', command: () => 'perl', args: () => ['server.pl'] };
 
+/** The Rust deployment's binary, built once per test process (cargo, the standard library only). */
+let rustBinary: string | undefined;
+function builtRust(): string {
+  if (rustBinary === undefined) {
+    // Its own target folder per process, as for Go: no build shares its output with another.
+    const out = mkdtempSync(join(tmpdir(), 'cca-foreign-rust-'));
+    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
+    execFileSync('cargo', ['build', '--release', '--offline', '--quiet', '--target-dir', out], {
+      cwd: join(FOREIGN, 'rust'),
+      stdio: 'pipe',
+    });
+    rustBinary = join(out, 'release', 'cca-blind2');
+  }
+  return rustBinary;
+}
+
+/** The Rust deployment: a thread per connection, its own JSON and column store, its own choices. */
+export const RUST: Deployment = { name: 'rust', command: () => builtRust(), args: () => [] };
+
 /** The folder of a pinned official Node binary (scripts/node-runtime.js fetches it on first use). */
 function pinnedNode(major: number): string {
   const script = join(FOREIGN, '..', '..', 'scripts', 'node-runtime.js');
