@@ -34,6 +34,17 @@ async function search(
   });
   const body = obj(ok.parsed);
   const items = arr(body['data']).map(obj);
+  // A first page that holds fewer items than it could is the whole answer: uncapped, its count is exact.
+  const asked = Number(query['pageSize'] ?? 50);
+  const page = Number(query['page'] ?? 1);
+  const total = num(body['totalRecords']);
+  if (page === 1 && items.length < asked && body['totalRecordsCapped'] === false && total !== items.length)
+    violate(
+      'SEARCH-TOTAL-CAPPED',
+      'total-not-exact',
+      `searchConversations ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}: page 1 holds every item, ${items.length}, but totalRecords is ${total} with totalRecordsCapped false`,
+      { query },
+    );
   return {
     items,
     total: num(body['totalRecords']) ?? 0,
@@ -83,6 +94,7 @@ export const searchFilter: Law = {
     'SEARCH-FILTER-TERMS-NARROW',
     'SEARCH-FILTER-ALL-TERMS',
     'SEARCH-ENVELOPE',
+    'SEARCH-TOTAL-CAPPED',
   ],
   needs: { keys: ['read'] },
   run: (ctx) =>
@@ -103,6 +115,19 @@ export const searchFilter: Law = {
       const platforms = [
         ...new Set(open.items.flatMap((i) => (typeof i['platform'] === 'string' ? [i['platform']] : []))),
       ];
+      // Tags of the OPEN items as a further term (a key beyond the sample: refused, ignored or applied),
+      // the most frequent first: a count that takes in records beyond the filter shows on a small page.
+      const seen = new Map<string, number>();
+      for (const item of open.items)
+        for (const t of arr(item['tags'])) {
+          const v = str(obj(t)['value']);
+          if (v !== undefined && /^[\w -]+$/.test(v)) seen.set(v, (seen.get(v) ?? 0) + 1);
+        }
+      for (const [tag] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 6)) {
+        const withTag = await firstPages(ctx, `status=OPEN+tag=${tag}`, 'SEARCH-FILTER-TERMS-NARROW', true);
+        if (withTag === undefined) break;
+        checks += 1;
+      }
       for (const platform of platforms.slice(0, 2)) {
         const filter = `status=OPEN+platform=${platform}`;
         const both = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);

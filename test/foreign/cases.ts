@@ -157,10 +157,14 @@ export const RUST_CASES: readonly DeviationCase[] = [
   // R03 (a date-only to read as the end of that day on the queue list only) passed unnoticed: the
   // spec states the date-only rule in the action list's table (4.1), and no law reads it on queues.
   { id: 'R04', rule: 'DETAIL-READS-AGREE', level: 'must' },
-  // R05 (a + in a custom-field route's path segment decoded as a space) passed unnoticed.
+  // Passed unnoticed on first contact (a + in a custom-field route's path segment decoded as a space):
+  // ids with characters a path must encode now count as hard and are tried first.
+  { id: 'R05', rule: 'ID-STRING-PRESERVED', level: 'must', only: ['identity.id-variants'] },
   { id: 'R06', rule: 'SCOPE-ANALYTICS-403', level: 'must' },
   { id: 'R07', rule: 'ORG-DATA-SCOPED', level: 'must', only: ['isolation.sentiment-by-tag'] },
-  // R08 (search totalRecords counting every organization under a tag filter) passed unnoticed.
+  // Passed unnoticed on first contact (search totalRecords counting every organization under a tag
+  // filter): an uncapped first page that holds every item must count exactly those, tag terms tried.
+  { id: 'R08', rule: 'SEARCH-TOTAL-CAPPED', level: 'must', only: ['parameters.search-filter'] },
   { id: 'R09', rule: 'MOD-EXACT-RESUBMIT-DUPLICATE', level: 'must' },
   { id: 'R10', rule: 'MOD-MEDIA-ITEM', level: 'must' },
   { id: 'R11', rule: 'ING-RECORD-SCORE-RANGE', level: 'must' },
