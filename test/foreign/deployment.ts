@@ -25,22 +25,28 @@ export interface Deployment {
 export const PYTHON: Deployment = { name: 'py', command: () => 'python3', args: () => ['server.py'] };
 /** The second Python deployment: its data in sqlite tables, its own choices. */
 export const PYTHON2: Deployment = { name: 'py2', command: () => 'python3', args: () => ['server.py'] };
-/** The Java deployment's classes, compiled once per test process (a source launch compiles on every start). */
-let javaClasses: string | undefined;
-function compiledJava(): string {
-  if (javaClasses === undefined) {
-    // Its own folder per process: another test process compiling at the same time cannot pull the
-    // classes from under a running deployment.
-    const out = mkdtempSync(join(tmpdir(), 'cca-foreign-java-classes-'));
-    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-    execFileSync('javac', ['-nowarn', '-d', out, 'Server.java'], {
-      cwd: join(FOREIGN, 'java'),
-      stdio: 'pipe',
-    });
-    javaClasses = out;
-  }
-  return javaClasses;
+
+/**
+ * A deployment's program, built once per test process into a folder of its own (and removed at
+ * exit): another test process building at the same time cannot pull it from under a running one.
+ */
+function builtOnce(name: string, build: (out: string) => string): () => string {
+  let built: string | undefined;
+  return () => {
+    if (built === undefined) {
+      const out = mkdtempSync(join(tmpdir(), `cca-foreign-${name}-`));
+      process.once('exit', () => rmSync(out, { recursive: true, force: true }));
+      built = build(out);
+    }
+    return built;
+  };
 }
+
+/** The Java deployment's classes, compiled once per test process (a source launch compiles on every start). */
+const compiledJava = builtOnce('java-classes', (out) => {
+  execFileSync('javac', ['-nowarn', '-d', out, 'Server.java'], { cwd: join(FOREIGN, 'java'), stdio: 'pipe' });
+  return out;
+});
 
 export const JAVA: Deployment = {
   name: 'java',
@@ -48,22 +54,15 @@ export const JAVA: Deployment = {
   args: (keysFile) => [`-DkeysFile=${keysFile}`, '-cp', compiledJava(), 'Server'],
 };
 
-/** The Go deployment's binary, built once per test process (Debian's golang-go; standard library only). */
-let goBinary: string | undefined;
-function builtGo(): string {
-  if (goBinary === undefined) {
-    // Its own folder per process, as for Java; GOCACHE there too, so no build shares a cache with another.
-    const out = mkdtempSync(join(tmpdir(), 'cca-foreign-go-'));
-    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-    execFileSync('go', ['build', '-o', join(out, 'ccago'), '.'], {
-      cwd: join(FOREIGN, 'go'),
-      stdio: 'pipe',
-      env: { ...process.env, GOCACHE: join(out, 'cache'), GOFLAGS: '-mod=mod', GOPROXY: 'off' },
-    });
-    goBinary = join(out, 'ccago');
-  }
-  return goBinary;
-}
+/** The Go binary (Debian's golang-go; standard library only), its GOCACHE in its own folder too. */
+const builtGo = builtOnce('go', (out) => {
+  execFileSync('go', ['build', '-o', join(out, 'ccago'), '.'], {
+    cwd: join(FOREIGN, 'go'),
+    stdio: 'pipe',
+    env: { ...process.env, GOCACHE: join(out, 'cache'), GOFLAGS: '-mod=mod', GOPROXY: 'off' },
+  });
+  return join(out, 'ccago');
+});
 
 /** The Go deployment: its own data model in structs and maps, its own choices. */
 export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () => [] };
@@ -71,21 +70,14 @@ export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () =
 /** The Perl deployment: core modules only, one process with an IO::Select loop, its own choices. */
 export const PERL: Deployment = { name: 'perl', command: () => 'perl', args: () => ['server.pl'] };
 
-/** The Rust deployment's binary, built once per test process (cargo, the standard library only). */
-let rustBinary: string | undefined;
-function builtRust(): string {
-  if (rustBinary === undefined) {
-    // Its own target folder per process, as for Go: no build shares its output with another.
-    const out = mkdtempSync(join(tmpdir(), 'cca-foreign-rust-'));
-    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
-    execFileSync('cargo', ['build', '--release', '--offline', '--quiet', '--target-dir', out], {
-      cwd: join(FOREIGN, 'rust'),
-      stdio: 'pipe',
-    });
-    rustBinary = join(out, 'release', 'cca-blind2');
-  }
-  return rustBinary;
-}
+/** The Rust binary (cargo, the standard library only), its target folder its own. */
+const builtRust = builtOnce('rust', (out) => {
+  execFileSync('cargo', ['build', '--release', '--offline', '--quiet', '--target-dir', out], {
+    cwd: join(FOREIGN, 'rust'),
+    stdio: 'pipe',
+  });
+  return join(out, 'release', 'cca-blind2');
+});
 
 /** The Rust deployment: a thread per connection, its own JSON and column store, its own choices. */
 export const RUST: Deployment = { name: 'rust', command: () => builtRust(), args: () => [] };
