@@ -74,6 +74,9 @@ describe('hard identifier shapes (ID-STRING-PRESERVED, ID-VARIANT-NOT-RESOLVED)'
     const sample = ['act_1', 'act_2', '1187533000000001195', '00400001198', 'agt_zoë_07', 'act_3'];
     expect(hardestIds(sample, 3)).toEqual(['agt_zoë_07', '1187533000000001195', '00400001198']);
     expect(hardness('act_1')).toBe(0);
+    // A character a path must encode (or a form decoder reads as a space) makes an id hard too.
+    expect(hardness('a b+c%d?e#f&g=h')).toBe(2);
+    expect(hardestIds(['act_1', 'act+2'], 1)).toEqual(['act+2']);
     expect(hardestIds(['b', 'a'], 5)).toEqual(['b', 'a']);
   });
 });
