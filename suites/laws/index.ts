@@ -22,6 +22,7 @@ import { searchFilter, searchPages } from './parameters-search.ts';
 import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from './parameters-tags.ts';
 import { analyticsWindows } from './parameters-windows.ts';
 import { readsAgree } from './reads-agree.ts';
+import { otherReadsDateRules } from './reads-date-only.ts';
 import { fullFilterNoRespondedDefault, legacyRespondedFalse } from './responded-default.ts';
 import { schemaLaws } from './schemas.ts';
 import { sentimentDays } from './sentiment-days.ts';
@@ -48,6 +49,7 @@ export const allLaws: readonly Law[] = [
   fullFilterNoRespondedDefault,
   legacyRespondedFalse,
   agentWindowDateRules,
+  otherReadsDateRules,
   // Every listed parameter has an effect: group `parameters`.
   analyticsWindows,
   tagAnalyticsParameters,

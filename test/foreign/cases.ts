@@ -154,8 +154,10 @@ export const PERL_CASES: readonly DeviationCase[] = [
 export const RUST_CASES: readonly DeviationCase[] = [
   { id: 'R01', rule: 'LIST-PAGESIZE-RANGE', level: 'must' },
   { id: 'R02', rule: 'LIST-TO-INCLUSIVE', level: 'must' },
-  // R03 (a date-only to read as the end of that day on the queue list only) passed unnoticed: the
-  // spec states the date-only rule in the action list's table (4.1), and no law reads it on queues.
+  // Passed unnoticed on first contact (a date-only to read as the end of that day on the queue list
+  // only): the spec gives the date rules for the action and agent lists, and the queue section only
+  // names from and to, so the law that reads them on queues and analytics is a should.
+  { id: 'R03', rule: 'ANALYTICS-WINDOW-DATE-RULES', level: 'should' },
   { id: 'R04', rule: 'DETAIL-READS-AGREE', level: 'must' },
   // Passed unnoticed on first contact (a + in a custom-field route's path segment decoded as a space):
   // ids with characters a path must encode now count as hard and are tried first.
