@@ -113,12 +113,25 @@ export async function startMockTarget(options: MockTargetOptions = {}): Promise<
     // longest script of any law ends within 250 ms on a quiet machine (8 times that is room for load).
     agent: { sandbox: { logBytes: 1024 * 1024, logLines: 1000, resultBytes: 1024 * 1024, timeMs: 2000 } },
   });
+  const keys = mockKeys(engine);
+  if (engineOptions.data === undefined && String(engineOptions.seed ?? 42) === '42') {
+    // The default data set's keys are checked in (fixtures/keys.json): an engine whose key store lost one
+    // would hand the laws fewer keys, and the laws needing it would be skipped instead of failing.
+    const fixture = mockKeys();
+    const lost = KEY_ROLES.filter((role) => fixture[role] !== undefined && keys[role] !== fixture[role]);
+    if (lost.length > 0) {
+      await server.close();
+      throw new Error(
+        `the mock's key store does not list the checked-in keys for ${lost.join(', ')} (fixtures/keys.json)`,
+      );
+    }
+  }
   return {
     kind: 'mock',
     engine,
     target: {
       baseUrl: server.url,
-      keys: mockKeys(engine),
+      keys,
       now: () => engine.clock.now(),
       onPoll: async () => {
         engine.clock.advance(1000);

@@ -22,14 +22,21 @@ export function describeLaws(group: string): void {
     const seed = envInt('CCA_SEED', 42);
     const runs = envInt('CCA_RUNS', 10);
     const runId = `vt${seed.toString(36)}${Date.now().toString(36).slice(-5)}`;
+    // A target that cannot be set up fails every law's test: a hook's error alone would leave them
+    // skipped, which a runner counting failed tests (the mutation harness) reads as passing.
+    let setupError: unknown;
     beforeAll(async () => {
-      running = await resolveTarget();
+      running = await resolveTarget().catch((error: unknown) => {
+        setupError = error;
+        return undefined as unknown as RunningTarget;
+      });
     });
     afterAll(async () => {
       await running?.close();
     });
     for (const [index, law] of laws.entries()) {
       it(`${law.id} (${law.ruleIds.join(', ')})`, async (t) => {
+        if (setupError !== undefined) throw setupError;
         // On our own mock, a law that needs a second ad_policy organization gets a mock that has one.
         const own =
           running.kind === 'mock' && law.needs.keys.includes('otherOrgWrite')

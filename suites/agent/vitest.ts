@@ -26,8 +26,14 @@ export function describeAgentLaws(title: string, laws: readonly Law[], mock: Moc
     const seed = envInt('CCA_SEED', 42);
     const runs = envInt('CCA_RUNS', 10);
     const runId = `va${seed.toString(36)}${Date.now().toString(36).slice(-5)}`;
+    // A target that cannot be set up fails every law's test (a hook's error alone leaves them skipped).
+    let setupError: unknown;
     beforeAll(async () => {
-      const resolved = await resolveTarget(mock);
+      const resolved = await resolveTarget(mock).catch((error: unknown) => {
+        setupError = error;
+        return undefined;
+      });
+      if (resolved === undefined) return;
       const engine = resolved.engine;
       running =
         engine === undefined
@@ -39,6 +45,7 @@ export function describeAgentLaws(title: string, laws: readonly Law[], mock: Moc
     });
     for (const [index, law] of laws.entries()) {
       it(`${law.id} (${law.ruleIds.join(', ')})`, async (t) => {
+        if (setupError !== undefined) throw setupError;
         const mcpUrl = process.env['CCA_MCP_URL'];
         const report = await runConformance(
           {
