@@ -55,7 +55,12 @@ async function guarded(
  * and six rolling days inside a rolling week (a week is 7 days, so a unit shorter than it or a second
  * calendar month that starts in the future gathers less); the last six rolling hours inside the
  * current calendar hour and the six before it (the current hour alone is often empty, a calendar
- * window whose start is put in the future is not).
+ * window whose start is put in the future is not). The last 23 rolling hours lie inside a rolling day
+ * (a rolling window is measured from now, so one aligned to the start of the hour or day anyway loses
+ * the hours before it, at any time but the last two hours of a UTC day). The last 47 rolling hours lie
+ * inside the current calendar day and the two before it: those start at least 47 hours ago in any
+ * zone, even across a 23-hour day of a clock change (calendar days whose start stays at today's, or
+ * is put in the future, lose at least the day before).
  */
 const FIXED_PAIRS: readonly (readonly [Relative, Relative])[] = [
   [
@@ -69,6 +74,14 @@ const FIXED_PAIRS: readonly (readonly [Relative, Relative])[] = [
   [
     { unit: 'hour', count: 6, calendar: false, includeCurrent: true },
     { unit: 'hour', count: 7, calendar: true, includeCurrent: true },
+  ],
+  [
+    { unit: 'hour', count: 23, calendar: false, includeCurrent: true },
+    { unit: 'day', count: 1, calendar: false, includeCurrent: true },
+  ],
+  [
+    { unit: 'hour', count: 47, calendar: false, includeCurrent: true },
+    { unit: 'day', count: 3, calendar: true, includeCurrent: true },
   ],
 ];
 

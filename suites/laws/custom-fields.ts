@@ -493,6 +493,9 @@ export const patchInputs: Law = {
       ['the JSON body []', 'CF-PATCH-FIELDS-MIN-1', [], BAD_BODY],
       ['fieldName ""', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ fieldName: '', value: 1 }] }, BAD_BODY],
       ['fieldName missing', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [{ value: 1 }] }, BAD_BODY],
+      // An item that is JSON null has no fieldName either: refused like one without it, never a 500
+      // (null is the one non-object a reader of the item's fieldName can trip over).
+      ['an item null', 'CF-PATCH-FIELDNAME-REQUIRED', { fields: [null] }, BAD_BODY],
       [
         'value missing',
         'CF-PATCH-VALUE-REQUIRED',
