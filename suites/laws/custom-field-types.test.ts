@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { typeKind, valueFor, wrongValueFor } from './custom-fields.ts';
+import { typeKind, valueFor, wrongValueFor, wrongValuesFor } from './custom-fields.ts';
 
 describe('custom-field types read by kind (the spec names no fieldType values)', () => {
   it('one kind whatever the case or separators, none for a name it does not know', () => {
@@ -16,5 +16,11 @@ describe('custom-field types read by kind (the spec names no fieldType values)',
     expect(wrongValueFor('geo_point')).toBeUndefined();
     expect(valueFor('TEXT')).toBeDefined();
     expect(valueFor('select')).toBeUndefined();
+  });
+
+  it('a date field also gets the calendar near misses a lenient parser reads, other kinds one wrong value', () => {
+    expect(wrongValuesFor('DATE')).toEqual(['not-a-date', '2023-02-30', '2023-13-01']);
+    expect(wrongValuesFor('number')).toEqual(['not a number']);
+    expect(wrongValuesFor('json')).toEqual([]);
   });
 });

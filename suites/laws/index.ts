@@ -11,6 +11,7 @@ import { engagementUsers } from './engagement-users.ts';
 import { figureMeans } from './figure-means.ts';
 import { identityLaws } from './identity.ts';
 import { ingestionLaws } from './ingestion.ts';
+import { ingestionActionLaws } from './ingestion-actions.ts';
 import { ingestionIdentity } from './ingestion-identity.ts';
 import { inputLaws } from './inputs.ts';
 import { listCalendarDates } from './inputs-calendar.ts';
@@ -75,6 +76,7 @@ export const allLaws: readonly Law[] = [
   decisionsOfSensitiveContent,
   ...ingestionLaws,
   ingestionIdentity,
+  ...ingestionActionLaws,
   ...statefulLaws,
   // The agent interface (MCP, spec 4.18): group `agent`, `--skip agent` leaves it out.
   ...agentLaws,

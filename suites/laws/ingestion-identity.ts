@@ -8,7 +8,7 @@
  * target whose records never show is reported not run, with the reason.
  */
 import { runExamples, violate } from '../../src/conformance/kit/check.ts';
-import type { Law } from '../../src/conformance/kit/law.ts';
+import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
 import { SAMPLE_FILTER } from './inputs-query.ts';
 import { arr, call, expectConforming, num, obj, str } from './support.ts';
@@ -31,6 +31,40 @@ const describeSeen = (s: Seen): string =>
 const grew = (before: Seen, after: Seen): boolean =>
   after.actions > before.actions ||
   (after.messages !== undefined && before.messages !== undefined && after.messages > before.messages);
+
+/**
+ * Every item carrying the marker in the reads the run's records could show in: the list around their
+ * creation time and around their ingestion (default and with a fullFilter, which has no responded
+ * default), and the newest search page. Answers that are not 200 add nothing (their laws charge them).
+ */
+export async function markedItems(
+  ctx: LawContext,
+  marker: string,
+  createdAt: string,
+  sentAt: number,
+): Promise<Record<string, unknown>[]> {
+  const windows = [
+    {
+      from: new Date(Date.parse(createdAt) - MINUTE_MS).toISOString(),
+      to: new Date(Date.parse(createdAt) + MINUTE_MS).toISOString(),
+    },
+    { from: new Date(sentAt - MINUTE_MS).toISOString(), to: new Date(ctx.now() + MINUTE_MS).toISOString() },
+  ];
+  const answers = [];
+  for (const window of windows)
+    for (const extra of [{}, { fullFilter: SAMPLE_FILTER }])
+      answers.push(
+        await call(ctx, 'listActions', { auth: 'read', query: { ...window, pageSize: 500, ...extra } }),
+      );
+  answers.push(await call(ctx, 'searchConversations', { auth: 'read', query: { pageSize: 100 } }));
+  const items: Record<string, unknown>[] = [];
+  for (const res of answers) {
+    if (res.kind === 'network' || res.status !== 200) continue;
+    for (const item of arr(obj(res.ok ? res.body : undefined)['data']).map(obj))
+      if (str(item['actionId']) !== undefined && JSON.stringify(item).includes(marker)) items.push(item);
+  }
+  return items;
+}
 
 export const ingestionIdentity: Law = {
   id: 'ingestion.record-identity',
@@ -62,36 +96,10 @@ export const ingestionIdentity: Law = {
         expectConforming(ctx, 'ingestRecords', res, { status: 202, statusRule: 'ING-202-ACCEPTED', what });
       };
 
-      // Every read the run's records could show in: the list around their creation time and
-      // around their ingestion (default and with a fullFilter, which has no responded default),
-      // and the newest search page. Answers that are not 200 add nothing (their laws charge them).
       const observe = async (): Promise<Seen> => {
         const found = new Map<string, number | undefined>();
-        const windows = [
-          {
-            from: new Date(Date.parse(createdAt) - MINUTE_MS).toISOString(),
-            to: new Date(Date.parse(createdAt) + MINUTE_MS).toISOString(),
-          },
-          {
-            from: new Date(sentAt - MINUTE_MS).toISOString(),
-            to: new Date(ctx.now() + MINUTE_MS).toISOString(),
-          },
-        ];
-        const answers = [];
-        for (const window of windows)
-          for (const extra of [{}, { fullFilter: SAMPLE_FILTER }])
-            answers.push(
-              await call(ctx, 'listActions', { auth: 'read', query: { ...window, pageSize: 500, ...extra } }),
-            );
-        answers.push(await call(ctx, 'searchConversations', { auth: 'read', query: { pageSize: 100 } }));
-        for (const res of answers) {
-          if (res.kind === 'network' || res.status !== 200) continue;
-          for (const item of arr(obj(res.ok ? res.body : undefined)['data'])) {
-            const id = str(obj(item)['actionId']);
-            if (id === undefined || !JSON.stringify(item).includes(marker)) continue;
-            found.set(id, num(obj(item)['totalMessages']));
-          }
-        }
+        for (const item of await markedItems(ctx, marker, createdAt, sentAt))
+          found.set(str(item['actionId']) ?? '', num(item['totalMessages']));
         const counts = [...found.values()].filter((n): n is number => n !== undefined);
         return {
           actions: found.size,

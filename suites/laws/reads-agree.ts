@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
-import { canonical, readFields } from './custom-fields.ts';
-import { sampleActions } from './discover.ts';
+import { canonical } from './custom-fields.ts';
+import { DAY_MS, historyWindow, sampleActions } from './discover.ts';
 import { hardness } from './hard-ids.ts';
 import { arr, call, expectConforming, obj, str } from './support.ts';
 
@@ -128,15 +128,78 @@ function searchSample(ctx: LawContext): Promise<readonly Record<string, unknown>
   });
 }
 
+/** Days at the start of the history window read for its oldest actions. */
+const OLDEST_SPAN_DAYS = 7;
+
+/**
+ * The oldest actions of the history window (the last ones of a newest-first page over its first
+ * week), fetched once per run: the sample is the newest page, and the records a store holds first
+ * are where an off-by-one on a position shows. Empty when that week lists nothing.
+ */
+function oldestSample(ctx: LawContext): Promise<readonly Record<string, unknown>[]> {
+  return ctx.memo('sample:oldest-actions', async () => {
+    const { from } = historyWindow(ctx);
+    const to = new Date(Date.parse(from) + OLDEST_SPAN_DAYS * DAY_MS).toISOString();
+    const res = await call(ctx, 'listActions', { auth: 'read', query: { from, to, pageSize: 500 } });
+    const ok = expectConforming(ctx, 'listActions', res, {
+      status: 200,
+      statusRule: 'LIST-RESPONSE-ENVELOPE',
+    });
+    return arr(obj(ok.parsed)['data']).map(obj).slice(-2);
+  });
+}
+
+/**
+ * The custom-field read of one action: no fieldName twice with another type, label or value (a field
+ * has one registered type, 4.3), and each value agrees with the detail's customFields where that key
+ * is present, null included: a field the read reports unset while the detail shows a value disagrees.
+ */
+async function checkFieldsRead(ctx: LawContext, id: string, detail: Record<string, unknown>): Promise<void> {
+  const res = await call(ctx, 'getCustomFields', { auth: 'read', path: { actionId: id } });
+  const ok = expectConforming(ctx, 'getCustomFields', res, {
+    status: 200,
+    statusRule: 'DETAIL-CONSISTENT-WITH-LIST',
+    what: `getCustomFields of the listed action ${JSON.stringify(id)}`,
+  });
+  const seen = new Map<string, string>();
+  const map = obj(detail['customFields']);
+  for (const f of arr(obj(ok.parsed)['fields']).map(obj)) {
+    const name = str(f['fieldName']);
+    if (name === undefined) continue;
+    const record = canonical({ displayName: f['displayName'], fieldType: f['fieldType'], value: f['value'] });
+    const before = seen.get(name);
+    if (before !== undefined && before !== record)
+      violate(
+        'CF-GET-FIELD-ONE-RECORD',
+        'field-listed-twice',
+        `action ${id}: GET custom-fields lists field ${name} twice, as ${before} and as ${record}`,
+      );
+    seen.set(name, record);
+    if (!(name in map)) continue;
+    if (canonical(map[name]) !== canonical(f['value']))
+      violate(
+        'CF-READ-AGREES-WITH-ACTION',
+        'custom-field-disagrees',
+        `action ${id}: custom field ${name} reads ${canonical(f['value'])} through GET custom-fields but ${canonical(map[name])} in the action's customFields`,
+      );
+  }
+}
+
 export const readsAgree: Law = {
   id: 'identity.reads-agree',
   group: 'identity',
   title:
-    'the same action reads the same in the action list, the conversation search and its detail (queue, status, times, tags, counts, custom fields, user and assignee), and its custom-fields read agrees with customFields',
-  ruleIds: ['DETAIL-READS-AGREE', 'CF-READ-AGREES-WITH-ACTION', 'DETAIL-CONSISTENT-WITH-LIST'],
+    "the same action (of the newest sample and the history window's oldest) reads the same in the action list, the conversation search and its detail (queue, status, times, tags, counts, custom fields, user and assignee), and its custom-fields read lists each field once and agrees with customFields, unset values included",
+  ruleIds: [
+    'DETAIL-READS-AGREE',
+    'CF-READ-AGREES-WITH-ACTION',
+    'CF-GET-FIELD-ONE-RECORD',
+    'DETAIL-CONSISTENT-WITH-LIST',
+  ],
   needs: { keys: ['read'] },
   run: async (ctx) => {
-    const listed = await sampleActions(ctx);
+    const oldest = await oldestSample(ctx);
+    const listed = [...(await sampleActions(ctx)), ...oldest];
     const searched = await searchSample(ctx);
     const byId = (items: readonly Record<string, unknown>[]) =>
       new Map(items.map((i) => [str(i['actionId']) ?? '', i] as const));
@@ -149,7 +212,12 @@ export const readsAgree: Law = {
         ruleIds: readsAgree.ruleIds,
         reason: 'neither the list nor the search shows an action',
       };
-    const examples = hardestActions(pool, inList, inSearch, 2);
+    const examples = [
+      ...new Set([
+        ...hardestActions(pool, inList, inSearch, 2),
+        ...oldest.map((a) => str(a['actionId']) ?? '').filter((id) => id !== ''),
+      ]),
+    ];
     return runProperty(
       ctx,
       fc.constantFrom(...pool),
@@ -173,16 +241,7 @@ export const readsAgree: Law = {
           same('updatedAt', list['updatedAt'], found['updatedAt'])
         )
           compare(id, 'list-search', summaryVsSummary(list, found));
-        const map = obj(detail['customFields']);
-        for (const field of await readFields(ctx, id)) {
-          if (field.value === null || !(field.fieldName in map)) continue;
-          if (canonical(map[field.fieldName]) !== canonical(field.value))
-            violate(
-              'CF-READ-AGREES-WITH-ACTION',
-              'custom-field-disagrees',
-              `action ${id}: custom field ${field.fieldName} reads ${canonical(field.value)} through GET custom-fields but ${canonical(map[field.fieldName])} in the action's customFields`,
-            );
-        }
+        await checkFieldsRead(ctx, id, detail);
       },
       // fast-check counts the examples among the runs: they come on top, not instead of random picks.
       { runs: Math.min(ctx.runs, 10) + examples.length, examples },
