@@ -16,8 +16,11 @@ import { ingestionIdentity } from './ingestion-identity.ts';
 import { inputLaws } from './inputs.ts';
 import { listCalendarDates } from './inputs-calendar.ts';
 import { moderationLaws } from './moderation.ts';
+import { moderationBatchNonObjectItems } from './moderation-batch-values.ts';
 import { decisionsOfSensitiveContent } from './moderation-decisions.ts';
+import { moderationMemberOrder } from './moderation-member-order.ts';
 import { moderationExternalIdPerOrganization } from './moderation-organizations.ts';
+import { moderationSettlesUnread } from './moderation-unread.ts';
 import { pagingLaws } from './paging.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
 import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from './parameters-tags.ts';
@@ -74,6 +77,9 @@ export const allLaws: readonly Law[] = [
   ...moderationLaws,
   moderationExternalIdPerOrganization,
   decisionsOfSensitiveContent,
+  moderationMemberOrder,
+  moderationBatchNonObjectItems,
+  moderationSettlesUnread,
   ...ingestionLaws,
   ingestionIdentity,
   ...ingestionActionLaws,

@@ -4,14 +4,31 @@
  * deployment that turns ingested records into actions shows them in its own reads: the law first
  * establishes that it does (the run's records appear as actions carrying the run's marker, and how
  * long that takes), and only then resends the same batch (no action and no message more) and sends
- * the same record with one identity part changed (a new record: an action or a message more). A
- * target whose records never show is reported not run, with the reason.
+ * the same record with one identity part changed (a new record: an action or a message more), the
+ * externalId also in a single non-ASCII character. A target whose records never show is reported
+ * not run, with the reason.
  */
 import { runExamples, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
 import type { CheckOutcome } from '../../src/conformance/kit/outcome.ts';
 import { SAMPLE_FILTER } from './inputs-query.ts';
 import { arr, call, expectConforming, num, obj, str } from './support.ts';
+
+/**
+ * Pairs of characters an identifier may differ in alone (spec 2: identifiers are preserved exactly):
+ * a character of each UTF-8 length, differing in the last byte or in the lead byte, and the last code
+ * point, so a deployment that keys records by a hash or a normalised form of the id bytes meets the
+ * bytes it might drop.
+ */
+const NON_ASCII: readonly { readonly what: string; readonly first: string; readonly other: string }[] = [
+  { what: 'a two-byte character, its last byte', first: '\u00fc', other: '\u00f6' },
+  { what: 'a three-byte character, its lead byte', first: '\u0e01', other: '\u4e01' },
+  { what: 'a character from U+E000, its last byte', first: '\uff25', other: '\uff26' },
+  { what: 'a four-byte character, its lead bytes', first: '\u{10000}', other: '\u{30000}' },
+  // The last code point (surrogates U+DBFF U+DFFF, the edges of UTF-16 decoding) against the two
+  // replacement characters a decoder that misreads either edge makes of it.
+  { what: 'the last code point, not two U+FFFD', first: '\u{10ffff}', other: '\ufffd\ufffd' },
+];
 
 /** Polls waited at most for the first records to show (each poll is a pause of the target's pace). */
 const MAX_APPEAR_POLLS = 40;
@@ -89,7 +106,10 @@ export const ingestionIdentity: Law = {
         createdAt,
         recordType: 'post',
       });
-      const first = record(ctx.unique('rec'));
+      // The first record's externalId holds one character of each UTF-8 length (and one from
+      // U+E000 up); the records that differ from it in just one of them are records of their own.
+      const stem = ctx.unique('rec');
+      const first = record(`${stem}-${NON_ASCII.map((p) => p.first).join('-')}`);
       const batch = { platform: 'CUSTOM_FORM', serverId: ctx.unique('server'), serverName: marker };
       const ingest = async (body: Record<string, unknown>, what: string): Promise<void> => {
         const res = await call(ctx, 'ingestRecords', { auth: 'ingest', json: body });
@@ -153,6 +173,13 @@ export const ingestionIdentity: Law = {
         { part: 'serverId', body: { ...batch, serverId: ctx.unique('server'), records: [first] } },
         { part: 'platform', body: { ...batch, platform: 'DISCORD', records: [first] } },
         { part: 'externalId', body: { ...batch, records: [record(ctx.unique('rec'))] } },
+        ...NON_ASCII.map((pair, j) => ({
+          part: `externalId (${pair.what}: ${pair.first} to ${pair.other})`,
+          body: {
+            ...batch,
+            records: [record(`${stem}-${NON_ASCII.map((p, k) => (k === j ? p.other : p.first)).join('-')}`)],
+          },
+        })),
       ];
       for (const change of changes) {
         await ingest(change.body, `ingestRecords (the record with another ${change.part})`);

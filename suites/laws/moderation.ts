@@ -96,7 +96,7 @@ export const lifecycle: Law = {
  * and acknowledged `pending` (section 4.14), whatever the case's evaluation has reached meanwhile: an
  * acknowledgement acknowledges the submission, it is not a status read. `when` says what came before.
  */
-function expectDuplicateAck(
+export function expectDuplicateAck(
   ctx: LawContext,
   res: ClientResult,
   caseId: string,
