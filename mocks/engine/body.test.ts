@@ -17,6 +17,18 @@ describe('readJsonBody', () => {
     expect(read).toEqual({ ok: true, text: '{"id":"007"}', value: { id: '007' }, present: true });
   });
 
+  it('MOCK-MALFORMED-JSON-400: a number beyond a double is refused, a large finite one or its text in a string is not', async () => {
+    for (const text of ['{"a":1e400}', '[-1E+309]', `{"a":[{"b":${'9'.repeat(400)}}]}`]) {
+      const read = await readFetch(post(text), 'op', 10_000);
+      expect(!read.ok && read.error.status, text).toBe(400);
+      expect(!read.ok && read.error.body.error, text).toContain('out of the range of a double');
+    }
+    for (const text of ['{"a":1e308}', '{"a":"1e400"}', `{"a":"${'9'.repeat(400)}"}`, '{"a":1e-400}']) {
+      const read = await readFetch(post(text), 'op', 10_000);
+      expect(read.ok, text).toBe(true);
+    }
+  });
+
   it('MOCK-BODY-LIMIT-413: refuses by Content-Length and while streaming', async () => {
     const byLength = await readFetch(
       post('{"a":"0123456789"}', { 'content-type': 'application/json', 'content-length': '18' }),

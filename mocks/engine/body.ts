@@ -96,9 +96,33 @@ export async function readJsonBody(
     };
   }
   try {
-    return { ok: true, text, value: JSON.parse(text), present: true };
+    const value: unknown = JSON.parse(text);
+    if (MAYBE_OUT_OF_RANGE.test(text) && hasNonFinite(value))
+      return {
+        ok: false,
+        error: errors.malformedJson(
+          operationId,
+          'a number out of the range of a double (RFC 8259 section 6)',
+        ),
+        text,
+      };
+    return { ok: true, text, value, present: true };
   } catch (cause) {
     const detail = cause instanceof SyntaxError ? cause.message : 'unparseable';
     return { ok: false, error: errors.malformedJson(operationId, detail), text };
   }
+}
+
+/**
+ * A JSON number beyond a double's range parses as Infinity, which no later step can carry (canonical
+ * JSON, the store's log): such a body is refused as the client sent it. Only a body with a long
+ * exponent or a long run of digits can hold one, so the walk runs for those alone.
+ */
+const MAYBE_OUT_OF_RANGE = /[eE][+-]?\d{3}|\d{300}/;
+
+function hasNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(hasNonFinite);
+  if (value !== null && typeof value === 'object') return Object.values(value).some(hasNonFinite);
+  return false;
 }
