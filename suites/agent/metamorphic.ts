@@ -149,12 +149,15 @@ function calendarStart(unit: 'month' | 'quarter' | 'year', ms: number, shift: nu
 }
 
 /**
- * The calendar units whose previous complete one is checked, and the counts tried: {unit, count,
- * calendar: true, includeCurrent: false} is the `count` complete units before the current one under
- * any reading of the two booleans, so it holds every action of their span read in any time zone
- * (from the first one's start + 14 h to the current one's start - 14 h). A day has no such core (two
- * zones 28 h apart share no hour of it) and a week's start is a convention, so neither is tried.
+ * The calendar units whose previous complete ones are checked, and the counts tried. {unit, count,
+ * calendar: true, includeCurrent: false} is the `count` complete units before the current one, read
+ * in some time zone, or (were `calendar` read as nothing) the `count` units before now: either way it
+ * holds the span both share in any zone, from the first unit's start + 14 h (and no earlier than
+ * `count` of the shortest such units before now) to the current unit's start - 14 h. A day has no
+ * such span (two zones 28 h apart share no hour of it) and a week's first day is a convention, so
+ * neither is tried.
  */
+const SHORTEST_MS = { month: 28 * DAY_MS, quarter: 89 * DAY_MS, year: 365 * DAY_MS };
 const PREVIOUS_UNITS: readonly (readonly ['month' | 'quarter' | 'year', number])[] = [
   ['month', 1],
   ['quarter', 1],
@@ -180,7 +183,9 @@ async function checkPreviousUnits(
     if (forms.units.length > 0 ? !forms.units.includes(unit) : unit !== 'month') continue;
     const current = calendarStart(unit, now, 0);
     if (now - current < DAY_MS) continue;
-    const [from, to] = [calendarStart(unit, now, -count) + ZONE_SLACK_MS, current - ZONE_SLACK_MS];
+    const from = Math.max(calendarStart(unit, now, -count) + ZONE_SLACK_MS, now - count * SHORTEST_MS[unit]);
+    const to = current - ZONE_SLACK_MS;
+    if (from >= to) continue;
     let inner: readonly string[];
     if (forms.explicit) {
       const dateRange = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
@@ -205,7 +210,7 @@ async function checkPreviousUnits(
       violate(
         'AGENT-MCP-SEARCH-WINDOW-SUBSET',
         'previous-units',
-        `action ${out} was created between ${new Date(from).toISOString()} and ${new Date(to).toISOString()}, within the ${count} calendar ${unit}(s) before the current one in any time zone, but the window ${JSON.stringify(relative)} does not hold it`,
+        `action ${out} was created between ${new Date(from).toISOString()} and ${new Date(to).toISOString()}, within the ${count} calendar ${unit}(s) before the current one in any time zone (and the last ${count} ${unit}(s)), but the window ${JSON.stringify(relative)} does not hold it`,
         { relative, from, to },
       );
   }
