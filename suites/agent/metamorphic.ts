@@ -1,6 +1,6 @@
 /**
  * Metamorphic laws on data the suite does not know: a narrower window or a filter with fewer values
- * gives a subset; filters and windows are honoured by each item; analytics totals equal the number of
+ * gives a subset, and the previous calendar units hold the actions created within them; filters and windows are honoured by each item; analytics totals equal the number of
  * actions a search of the same window and filter gathers, and `groupBy` rows sum to the total;
  * `meta.queryJSON`, the date range and `dateField` present, `emptyReason` on an empty result.
  */
@@ -138,6 +138,97 @@ function dateRangeForms(entry: CatalogEntry | undefined): { units: string[]; exp
   return { units, explicit };
 }
 
+const DAY_MS = 86_400_000;
+/** The longest each unit can be (a quarter of 92 days, a leap year). */
+const UNIT_MS = {
+  hour: 3_600_000,
+  day: DAY_MS,
+  week: 7 * DAY_MS,
+  month: 31 * DAY_MS,
+  quarter: 92 * DAY_MS,
+  year: 366 * DAY_MS,
+};
+
+/** No time zone is further than 14 hours from UTC: the slack of a calendar boundary read elsewhere. */
+const ZONE_SLACK_MS = 14 * 3_600_000;
+
+/** Start (UTC) of the calendar month, quarter or year holding `ms`, moved by `shift` units. */
+function calendarStart(unit: 'month' | 'quarter' | 'year', ms: number, shift: number): number {
+  const d = new Date(ms);
+  const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
+  if (unit === 'month') return Date.UTC(y, m + shift, 1);
+  if (unit === 'quarter') return Date.UTC(y, Math.floor(m / 3) * 3 + 3 * shift, 1);
+  return Date.UTC(y + shift, 0, 1);
+}
+
+/**
+ * The calendar units whose previous complete ones are checked, and the counts tried. {unit, count,
+ * calendar: true, includeCurrent: false} is the `count` complete units before the current one, read
+ * in some time zone, or (were `calendar` read as nothing) the `count` units before now: either way it
+ * holds the span both share in any zone, from the first unit's start + 14 h (and no earlier than
+ * `count` of the shortest such units before now) to the current unit's start - 14 h. A day has no
+ * such span (two zones 28 h apart share no hour of it) and a week's first day is a convention, so
+ * neither is tried.
+ */
+const SHORTEST_MS = { month: 28 * DAY_MS, quarter: 89 * DAY_MS, year: 365 * DAY_MS };
+const PREVIOUS_UNITS: readonly (readonly ['month' | 'quarter' | 'year', number])[] = [
+  ['month', 1],
+  ['quarter', 1],
+  ['quarter', 2],
+  ['year', 1],
+];
+
+/**
+ * The previous complete calendar units hold the actions created within them: the actions of the core
+ * span (searched as an explicit window where the schema offers one, else the items of a rolling
+ * window three units long created within it) are a subset of the relative window's. A window put a
+ * year back, or into the future, misses them. A unit whose core holds no action is not judged (the
+ * next count or unit is tried), nor one whose current unit began less than a day ago (clock skew).
+ */
+async function checkPreviousUnits(
+  ctx: LawContext,
+  session: McpSession,
+  forms: { units: readonly string[]; explicit: boolean },
+): Promise<void> {
+  const now = ctx.now();
+  for (const [unit, count] of PREVIOUS_UNITS) {
+    // A unit the schema does not list is not sent; listing none, only month is (as the fixed cases).
+    if (forms.units.length > 0 ? !forms.units.includes(unit) : unit !== 'month') continue;
+    const current = calendarStart(unit, now, 0);
+    if (now - current < DAY_MS) continue;
+    const from = Math.max(calendarStart(unit, now, -count) + ZONE_SLACK_MS, now - count * SHORTEST_MS[unit]);
+    const to = current - ZONE_SLACK_MS;
+    if (from >= to) continue;
+    let inner: readonly string[];
+    if (forms.explicit) {
+      const dateRange = { from: new Date(from).toISOString(), to: new Date(to).toISOString() };
+      const w = await walk(session, { dateRange, limit: MAX_LIMIT });
+      if (!w.ended) continue;
+      inner = w.ids;
+    } else {
+      const rolling = { unit, count: 3, calendar: false, includeCurrent: true };
+      const w = await walk(session, { dateRange: { relative: rolling }, limit: MAX_LIMIT });
+      if (!w.ended) continue;
+      inner = w.ids.filter((_, i) => {
+        const at = Date.parse(w.times[i] ?? '');
+        return at >= from && at <= to;
+      });
+    }
+    if (inner.length === 0) continue;
+    const relative: Relative = { unit, count, calendar: true, includeCurrent: false };
+    const outer = await walk(session, { dateRange: { relative }, limit: MAX_LIMIT });
+    if (!outer.ended) continue;
+    const out = notIn(inner, outer.ids);
+    if (out !== undefined)
+      violate(
+        'AGENT-MCP-SEARCH-WINDOW-SUBSET',
+        'previous-units',
+        `action ${out} was created between ${new Date(from).toISOString()} and ${new Date(to).toISOString()}, within the ${count} calendar ${unit}(s) before the current one in any time zone (and the last ${count} ${unit}(s)), but the window ${JSON.stringify(relative)} does not hold it`,
+        { relative, from, to },
+      );
+  }
+}
+
 const subsets: Law = {
   id: 'agent.search.subsets',
   group: GROUP,
@@ -148,32 +239,36 @@ const subsets: Law = {
     guarded(ctx, [SEARCH], () =>
       withSession(ctx, 'read', async (session) => {
         const values = await observedValues(ctx, session);
-        const { units } = dateRangeForms((await catalog(ctx)).find((e) => e.id === SEARCH));
+        const forms = dateRangeForms((await catalog(ctx)).find((e) => e.id === SEARCH));
+        const units = forms.units;
         const pairs = [
           ...FIXED_PAIRS,
           ...UNIT_PAIRS.filter(([a, b]) => units.includes(a.unit) && units.includes(b.unit)),
         ];
-        let pairsDone = false;
+        // The fixed pairs and the previous calendar units first, as examples: a failure among them is
+        // reported as found (inside the property, shrinking would re-run generated cases that pass).
+        const fixed = await agentExamples(ctx, async () => {
+          for (const [narrowRel, wideRel] of pairs) {
+            const plain = { sources: [], statuses: [] };
+            const narrow = await walk(session, inputOf({ ...plain, relative: narrowRel }, MAX_LIMIT));
+            const wide = await walk(session, inputOf({ ...plain, relative: wideRel }, MAX_LIMIT));
+            const out = notIn(narrow.ids, wide.ids);
+            if (narrow.ended && wide.ended && out !== undefined)
+              violate(
+                'AGENT-MCP-SEARCH-WINDOW-SUBSET',
+                'window-pair',
+                `action ${out} is in the window ${JSON.stringify(narrowRel)} but not in ${JSON.stringify(wideRel)}, which holds it`,
+                { narrowRel, wideRel },
+              );
+          }
+          await checkPreviousUnits(ctx, session, forms);
+          return pairs.length + 1;
+        });
+        if (fixed.kind !== 'passed') return fixed;
         return agentProperty(
           ctx,
           fc.tuple(caseArb(values), fc.integer({ min: 1, max: 6 })),
           async ([c, extra]) => {
-            if (!pairsDone) {
-              pairsDone = true;
-              for (const [narrowRel, wideRel] of pairs) {
-                const plain = { ...c, sources: [], statuses: [] };
-                const narrow = await walk(session, inputOf({ ...plain, relative: narrowRel }, MAX_LIMIT));
-                const wide = await walk(session, inputOf({ ...plain, relative: wideRel }, MAX_LIMIT));
-                const out = notIn(narrow.ids, wide.ids);
-                if (narrow.ended && wide.ended && out !== undefined)
-                  violate(
-                    'AGENT-MCP-SEARCH-WINDOW-SUBSET',
-                    'window-pair',
-                    `action ${out} is in the window ${JSON.stringify(narrowRel)} but not in ${JSON.stringify(wideRel)}, which holds it`,
-                    { narrowRel, wideRel },
-                  );
-              }
-            }
             const wideRel = { ...c.relative, count: c.relative.count + extra };
             const narrow = await walk(session, inputOf(c, MAX_LIMIT));
             const wide = await walk(session, inputOf({ ...c, relative: wideRel }, MAX_LIMIT));
@@ -214,20 +309,6 @@ const subsets: Law = {
     ),
 };
 
-const DAY_MS = 86_400_000;
-/** The longest each unit can be (a quarter of 92 days, a leap year). */
-const UNIT_MS = {
-  hour: 3_600_000,
-  day: DAY_MS,
-  week: 7 * DAY_MS,
-  month: 31 * DAY_MS,
-  quarter: 92 * DAY_MS,
-  year: 366 * DAY_MS,
-};
-
-/** No time zone is further than 14 hours from UTC: the slack of a calendar boundary read elsewhere. */
-const ZONE_SLACK_MS = 14 * 3_600_000;
-
 /**
  * The earliest creation time an action of a relative window of n units can have. Whatever `calendar`
  * and `includeCurrent` mean (the spec names them only), the window lies within the current unit and
@@ -236,19 +317,9 @@ const ZONE_SLACK_MS = 14 * 3_600_000;
  */
 function earliestOf(now: number, relative: Relative): number {
   const rolling = now - (relative.count + 1) * UNIT_MS[relative.unit] - 1000;
-  const d = new Date(now);
-  const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
-  const n = relative.count;
-  const calendarStart =
-    relative.unit === 'month'
-      ? Date.UTC(y, m - n, 1)
-      : relative.unit === 'quarter'
-        ? Date.UTC(y, Math.floor(m / 3) * 3 - 3 * n, 1)
-        : relative.unit === 'year'
-          ? Date.UTC(y - n, 0, 1)
-          : undefined;
-  if (!relative.calendar || calendarStart === undefined) return rolling;
-  return Math.max(rolling, calendarStart - ZONE_SLACK_MS);
+  const unit = relative.unit;
+  if (!relative.calendar || (unit !== 'month' && unit !== 'quarter' && unit !== 'year')) return rolling;
+  return Math.max(rolling, calendarStart(unit, now, -relative.count) - ZONE_SLACK_MS);
 }
 
 const fixedCase = (relative: Relative): Case => ({
@@ -343,16 +414,14 @@ const honoured: Law = {
         const values = await observedValues(ctx, session);
         const forms = dateRangeForms((await catalog(ctx)).find((e) => e.id === SEARCH));
         const fixed = [...FIXED_CASES, ...(forms.units.includes('quarter') ? QUARTER_CASES : [])];
-        let fixedDone = false;
-        return agentProperty(ctx, caseArb(values), async (c) => {
-          // The fixed cases and the explicit window, once a run before the first generated case.
-          if (!fixedDone) {
-            fixedDone = true;
-            for (const f of fixed) await checkHonoured(ctx, session, f);
-            if (forms.explicit) await checkExplicit(ctx, session);
-          }
-          await checkHonoured(ctx, session, c);
+        // The fixed cases and the explicit window first, as examples (a failure is not shrunk).
+        const examples = await agentExamples(ctx, async () => {
+          for (const f of fixed) await checkHonoured(ctx, session, f);
+          if (forms.explicit) await checkExplicit(ctx, session);
+          return fixed.length + (forms.explicit ? 1 : 0);
         });
+        if (examples.kind !== 'passed') return examples;
+        return agentProperty(ctx, caseArb(values), (c) => checkHonoured(ctx, session, c));
       }),
     ),
 };
