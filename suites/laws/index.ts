@@ -24,6 +24,7 @@ import { analyticsWindows } from './parameters-windows.ts';
 import { readsAgree } from './reads-agree.ts';
 import { fullFilterNoRespondedDefault, legacyRespondedFalse } from './responded-default.ts';
 import { schemaLaws } from './schemas.ts';
+import { sentimentCounts } from './sentiment-counts.ts';
 import { sentimentDays } from './sentiment-days.ts';
 import { sentimentTagIsolation } from './sentiment-tag-isolation.ts';
 import { sharedIds } from './shared-ids.ts';
@@ -67,6 +68,7 @@ export const allLaws: readonly Law[] = [
   listCalendarDates,
   windowOffsets,
   sentimentDays,
+  sentimentCounts,
   ...customFieldLaws,
   ...moderationLaws,
   moderationExternalIdPerOrganization,

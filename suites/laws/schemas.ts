@@ -43,8 +43,27 @@ const EXTRA_RULES: Readonly<Record<string, readonly string[]>> = {
   getCustomFields: ['CF-WRITE-ONLY-NOT-RETURNED', 'SCOPE-CUSTOM-FIELDS-READ'],
 };
 
+/** Operations whose 200 body carries `success` (spec 4.5 to 4.13): success false would mark an error. */
+const SUCCESS_OPERATIONS = new Set([
+  'listAgents',
+  'getAgent',
+  'listQueues',
+  'getTagAnalytics',
+  'getTagVolume',
+  'getSentimentByDay',
+  'getSentimentByTag',
+  'getEngagement',
+  'searchConversations',
+]);
+
 /** Semantic checks that hold on any data and that the schema alone cannot express. */
 function semantics(operationId: string, query: Record<string, unknown>, body: unknown): void {
+  if (SUCCESS_OPERATIONS.has(operationId) && obj(body)['success'] !== true)
+    violate(
+      'SCHEMA-SUCCESS-TRUE-ON-200',
+      'success-not-true',
+      `${operationId} answered 200 with success ${JSON.stringify(obj(body)['success'])}: success false marks an error body (section 7)`,
+    );
   const items =
     operationId === 'getAction'
       ? [obj(body)]
@@ -118,6 +137,7 @@ function responseLaw(operationId: string): Law {
       ...(STATUSES_RULE[operationId] === undefined ? [] : [STATUSES_RULE[operationId]]),
       ...(paramsRule === undefined ? [] : [paramsRule]),
       ...(EXTRA_RULES[operationId] ?? []),
+      ...(SUCCESS_OPERATIONS.has(operationId) ? ['SCHEMA-SUCCESS-TRUE-ON-200'] : []),
     ],
     needs: { keys: ['read'] },
     async run(ctx) {
