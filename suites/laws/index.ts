@@ -34,6 +34,7 @@ import { tagFiguresAgree } from './tag-figures.ts';
 import { tagVolumeKeepsListed } from './tag-volume-keeps.ts';
 import { windowOffsets } from './window-offsets.ts';
 import { windowLaws } from './windows.ts';
+import { workloadBuckets } from './workload-buckets.ts';
 
 /** Every conformance law, in run order (cheap read-only groups first, writes and sequences last). */
 export const allLaws: readonly Law[] = [
@@ -69,6 +70,7 @@ export const allLaws: readonly Law[] = [
   windowOffsets,
   sentimentDays,
   sentimentCounts,
+  workloadBuckets,
   ...customFieldLaws,
   ...moderationLaws,
   moderationExternalIdPerOrganization,

@@ -70,16 +70,60 @@ export async function tagFigures(
   return { breakdown, volume, summary, whole: false };
 }
 
+/**
+ * A tagBreakdown percentage is its count's share of one base (spec 2.6 gives `count` and `percentage`
+ * only): the window's actions, its tagged records or its tag mentions, as a percentage or a fraction,
+ * rounded any way. Whatever the base, a larger count never has a smaller percentage, and the largest
+ * count is not 0 % when it is at least 1 % of the largest base it could be measured against.
+ */
+function checkPercentages(window: Span, figures: TagFigures): void {
+  const rows = figures.breakdown
+    .map((r) => ({
+      id: JSON.stringify(r['tagId']),
+      count: num(r['count']),
+      percentage: num(r['percentage']),
+    }))
+    .filter(
+      (r): r is { id: string; count: number; percentage: number } =>
+        r.count !== undefined && r.percentage !== undefined,
+    )
+    .sort((a, b) => b.count - a.count);
+  const top = rows[0];
+  if (top === undefined) return;
+  for (const [i, row] of rows.entries()) {
+    const larger = rows.slice(0, i).find((r) => r.count > row.count && r.percentage < row.percentage);
+    if (larger !== undefined)
+      violate(
+        'TAGS-PERCENTAGE-SHARE',
+        'percentage-order',
+        `tag analytics ${spanText(window)}: tag ${larger.id} counts ${larger.count} with percentage ${larger.percentage}, tag ${row.id} counts ${row.count} with percentage ${row.percentage}: a larger count's share is not smaller`,
+      );
+  }
+  const mentions = rows.reduce((sum, r) => sum + r.count, 0);
+  const base = Math.max(
+    mentions,
+    num(figures.summary['totalActions']) ?? 0,
+    num(figures.summary['totalTaggedRecords']) ?? 0,
+  );
+  if (base > 0 && (top.count * 100) / base >= 1 && !(top.percentage > 0))
+    violate(
+      'TAGS-PERCENTAGE-SHARE',
+      'percentage-zero',
+      `tag analytics ${spanText(window)}: tag ${top.id} counts ${top.count}, at least 1 % of any base (${base} at most: actions, tagged records or mentions), but its percentage is ${top.percentage}`,
+    );
+}
+
 export const tagFiguresAgree: Law = {
   id: 'analytics.tag-figures-agree',
   group: 'parameters',
   title:
-    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; totalTagGroups counts the breakdown's groups; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it, nor more labels than mentions",
+    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; totalTagGroups counts the breakdown's groups; percentages are shares of the counts; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it, nor more labels than mentions",
   ruleIds: [
     'TAGS-VOLUME-PARTS-ADD-UP',
     'SENT-TAG-WITHIN-TAG-COUNT',
     'SENT-TAG-LABELS-WITHIN-MENTIONS',
     'TAGS-SUMMARY-GROUPS-AGREE',
+    'TAGS-PERCENTAGE-SHARE',
     'TAGS-QUERY-PARAMS',
     'SENT-TAG-QUERY-PARAMS',
   ],
@@ -118,6 +162,7 @@ export const tagFiguresAgree: Law = {
             );
         }
         if (!figures.whole) return;
+        checkPercentages(outer, figures);
         const totalTags = num(figures.summary['totalTags']);
         const totalGroups = num(figures.summary['totalTagGroups']);
         if (totalTags === figures.breakdown.length && totalGroups !== undefined) {
