@@ -76,6 +76,25 @@ export const listPageSize: Law = {
             'short-page:responded-false',
             `listActions filter=responded=false from=${w.from} to=${w.to} pageSize 500 returned ${unresponded.items.length} records with totalRecords ${count}`,
           );
+        // A fullFilter of no term (empty or blank; the DSL grammar is not shown, 4.13) may be refused
+        // with 400; answered, its page counts what it holds like any other.
+        for (const fullFilter of ['', ' ']) {
+          const res = await call(ctx, 'listActions', {
+            auth: 'read',
+            query: { ...w, pageSize: 500, fullFilter },
+          });
+          if (res.status === 400) continue;
+          const ok = expectConforming(ctx, 'listActions', res, { status: 200 });
+          const body = obj(ok.parsed);
+          const held = arr(body['data']).length;
+          const all = num(body['totalRecords']) ?? 0;
+          if (held !== Math.min(500, all))
+            violate(
+              'LIST-PAGESIZE-BOUNDS-DATA',
+              'short-page:empty-full-filter',
+              `listActions fullFilter=${JSON.stringify(fullFilter)} from=${w.from} to=${w.to} pageSize 500 returned ${held} records with totalRecords ${all}`,
+            );
+        }
       }
       return 1;
     });
