@@ -31,7 +31,7 @@ import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
 import { tagFiguresAgree } from './tag-figures.ts';
-import { tagVolumeKeepsListed } from './tag-volume-keeps.ts';
+import { tagVolumeKeepsListed, tagVolumeNamesTags } from './tag-volume-keeps.ts';
 import { windowOffsets } from './window-offsets.ts';
 import { windowLaws } from './windows.ts';
 import { workloadBuckets } from './workload-buckets.ts';
@@ -58,6 +58,7 @@ export const allLaws: readonly Law[] = [
   engagementUsers,
   tagVolumeParameters,
   tagVolumeKeepsListed,
+  tagVolumeNamesTags,
   engagementPlatforms,
   searchFilter,
   searchPages,

@@ -41,6 +41,7 @@ export async function tagFigures(
   ctx: LawContext,
   window: Span,
   auth: 'read' | 'otherOrgRead' = 'read',
+  respondedOnly = false,
 ): Promise<TagFigures> {
   const breakdown: Record<string, unknown>[] = [];
   const volume: Record<string, unknown>[] = [];
@@ -52,7 +53,7 @@ export async function tagFigures(
       'getTagAnalytics',
       {
         ...windowQuery(window),
-        respondedOnly: false,
+        respondedOnly,
         limit: size,
         offset: page * size,
       },
@@ -113,17 +114,40 @@ function checkPercentages(window: Span, figures: TagFigures): void {
     );
 }
 
+/**
+ * respondedOnly=true restricts tag analytics to responded actions (4.8): a tag whose volumeByTag row
+ * of the unrestricted answer counts responded actions is listed with exactly that many.
+ */
+async function checkRespondedOnly(ctx: LawContext, window: Span, all: TagFigures): Promise<void> {
+  const only = await tagFigures(ctx, window, 'read', true);
+  if (!only.whole) return;
+  const counts = new Map(only.breakdown.map((r) => [str(r['tagId']), num(r['count'])]));
+  for (const row of all.volume) {
+    const id = str(row['tagId']);
+    const responded = num(row['responded']);
+    if (id === undefined || responded === undefined || responded === 0) continue;
+    const count = counts.get(id);
+    if (count !== responded)
+      violate(
+        'TAGS-RESPONDED-ONLY-COUNTS-RESPONDED',
+        'responded-only-count',
+        `tag analytics ${spanText(window)}: tag ${JSON.stringify(id)} has responded ${responded} in volumeByTag without the restriction, but respondedOnly=true ${count === undefined ? 'does not list it' : `counts it ${count}`}`,
+      );
+  }
+}
+
 export const tagFiguresAgree: Law = {
   id: 'analytics.tag-figures-agree',
   group: 'parameters',
   title:
-    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; totalTagGroups counts the breakdown's groups; percentages are shares of the counts; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it, nor more labels than mentions",
+    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; totalTagGroups counts the breakdown's groups; percentages are shares of the counts; respondedOnly=true counts a tag's responded actions; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it, nor more labels than mentions",
   ruleIds: [
     'TAGS-VOLUME-PARTS-ADD-UP',
     'SENT-TAG-WITHIN-TAG-COUNT',
     'SENT-TAG-LABELS-WITHIN-MENTIONS',
     'TAGS-SUMMARY-GROUPS-AGREE',
     'TAGS-PERCENTAGE-SHARE',
+    'TAGS-RESPONDED-ONLY-COUNTS-RESPONDED',
     'TAGS-QUERY-PARAMS',
     'SENT-TAG-QUERY-PARAMS',
   ],
@@ -163,6 +187,7 @@ export const tagFiguresAgree: Law = {
         }
         if (!figures.whole) return;
         checkPercentages(outer, figures);
+        await checkRespondedOnly(ctx, outer, figures);
         const totalTags = num(figures.summary['totalTags']);
         const totalGroups = num(figures.summary['totalTagGroups']);
         if (totalTags === figures.breakdown.length && totalGroups !== undefined) {
