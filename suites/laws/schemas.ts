@@ -29,13 +29,19 @@ const EXTRA_RULES: Readonly<Record<string, readonly string[]>> = {
     'SCHEMA-DURATION-NOT-TIMESTAMP',
     'SCHEMA-ACTION-STATUS-OPEN-SET',
     'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
+    'SCHEMA-FIRST-RESPONSE-HAS-TIME',
     'LIST-CONVERSATIONJSON-ONLY-WHEN-REQUESTED',
     'LIST-CONVERSATIONJSON-FILLED-WHEN-REQUESTED',
     'LIST-INCLUDEFULLCONVERSATION-DEFAULT-FALSE',
   ],
-  searchConversations: ['SCHEMA-SOURCEURL-NULL-FOR-PRIVATE', 'LIST-CONVERSATIONJSON-ONLY-WHEN-REQUESTED'],
+  searchConversations: [
+    'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
+    'SCHEMA-FIRST-RESPONSE-HAS-TIME',
+    'LIST-CONVERSATIONJSON-ONLY-WHEN-REQUESTED',
+  ],
   getAction: [
     'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
+    'SCHEMA-FIRST-RESPONSE-HAS-TIME',
     'SCHEMA-NULLABLE-KEY-PRESENT',
     'SCHEMA-TIMESTAMPS-STRINGS',
   ],
@@ -71,6 +77,12 @@ function semantics(operationId: string, query: Record<string, unknown>, body: un
         ? arr(obj(body)['data']).map(obj)
         : [];
   for (const item of items) {
+    if (item['firstResponseTime'] != null && item['initialResponseTime'] === null)
+      violate(
+        'SCHEMA-FIRST-RESPONSE-HAS-TIME',
+        'response-time-missing',
+        `${operationId}: action ${String(item['actionId'])} has firstResponseTime ${JSON.stringify(item['firstResponseTime'])} (a first response was measured) but initialResponseTime null`,
+      );
     if (item['isPublicPost'] === false && item['sourceURL'] !== null && item['sourceURL'] !== undefined) {
       violate(
         'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
