@@ -1,6 +1,7 @@
 /**
  * Conversation search (spec 4.13): the filter's one sample form (`key=value` terms joined with `+`,
- * all of which must hold; `status=OPEN`) holds on every item and a further term never counts more;
+ * all of which must hold; `status=OPEN`) holds on every item and a further term (a platform, a tag, a
+ * queue of those items) never counts more and, applied, holds on every item too;
  * pages of `pageSize` are slices of one larger page. Keys beyond `status` may be refused with 400.
  */
 import fc from 'fast-check';
@@ -144,6 +145,21 @@ export const searchFilter: Law = {
             'term-counts-more',
             `search filter=${filter} counts ${both.total}, more than the ${open.total} of filter=status=OPEN`,
           );
+        checks += both.items.length + 1;
+      }
+      // Queues of the OPEN items, a key the full DSL filters by (4.1: the legacy filters cannot filter
+      // by platform, queue or status): refused, ignored, or holding on every item it answers.
+      const queues = new Map<string, number>();
+      for (const item of open.items) {
+        const q = str(item['queue']);
+        if (q !== undefined && /^[\w -]+$/.test(q)) queues.set(q, (queues.get(q) ?? 0) + 1);
+      }
+      for (const [queue] of [...queues].sort((a, b) => b[1] - a[1]).slice(0, 2)) {
+        const filter = `status=OPEN+queue=${queue}`;
+        const both = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);
+        if (both === undefined) continue;
+        const ignored = both.total === open.total && both.keys.join() === open.keys.join();
+        if (!ignored) checkHolds(both, filter, { status: 'OPEN', queue }, 'SEARCH-FILTER-ALL-TERMS');
         checks += both.items.length + 1;
       }
       return checks;
