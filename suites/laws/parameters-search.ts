@@ -46,6 +46,16 @@ async function search(
       `searchConversations ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}: page 1 holds every item, ${items.length}, but totalRecords is ${total} with totalRecordsCapped false`,
       { query },
     );
+  // Each matching action is one item: an answer that lists one twice counts it twice.
+  const ids = items.map((i) => str(i['actionId']));
+  const twice = ids.find((id, k) => id !== undefined && ids.indexOf(id) !== k);
+  if (twice !== undefined)
+    violate(
+      'SEARCH-ITEMS-DISTINCT',
+      'item-twice',
+      `searchConversations ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}: action ${twice} is listed twice on one page`,
+      { query },
+    );
   return {
     items,
     total: num(body['totalRecords']) ?? 0,
@@ -96,6 +106,7 @@ export const searchFilter: Law = {
     'SEARCH-FILTER-ALL-TERMS',
     'SEARCH-ENVELOPE',
     'SEARCH-TOTAL-CAPPED',
+    'SEARCH-ITEMS-DISTINCT',
   ],
   needs: { keys: ['read'] },
   run: (ctx) =>
@@ -147,6 +158,16 @@ export const searchFilter: Law = {
           );
         checks += both.items.length + 1;
       }
+      // The status of the last item of the unfiltered search as the filter: a store that reads the
+      // history from one end must not meet that item more than once at the other.
+      if (!unfiltered.capped && unfiltered.total > 1 && unfiltered.total <= 10_000) {
+        const last = await search(ctx, { pageSize: 1, page: unfiltered.total }, 'SEARCH-ENVELOPE');
+        const status = str(last?.items[0]?.['status']);
+        if (status !== undefined && /^\w+$/.test(status)) {
+          const same = await firstPages(ctx, `status=${status}`, 'SEARCH-FILTER-TERMS-NARROW', true);
+          if (same !== undefined) checks += same.items.length;
+        }
+      }
       // Queues of the OPEN items, a key the full DSL filters by (4.1: the legacy filters cannot filter
       // by platform, queue or status): refused, ignored, or holding on every item it answers.
       const queues = new Map<string, number>();
@@ -170,7 +191,7 @@ export const searchPages: Law = {
   id: 'parameters.search-pages',
   group: 'parameters',
   title: 'conversation search: page p of pageSize s is the slice [(p-1)s, ps) of page 1 of pageSize p*s',
-  ruleIds: ['SEARCH-PAGES-AGREE', 'SEARCH-PAGE-ECHO'],
+  ruleIds: ['SEARCH-PAGES-AGREE', 'SEARCH-PAGE-ECHO', 'SEARCH-ITEMS-DISTINCT'],
   needs: { keys: ['read'] },
   run: (ctx) => {
     const arb = fc
