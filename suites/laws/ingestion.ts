@@ -3,7 +3,9 @@ import { runExamples, runProperty, violate } from '../../src/conformance/kit/che
 import type { Law } from '../../src/conformance/kit/law.ts';
 import { DAY_MS, historyWindow } from './discover.ts';
 import { hardExternalIds } from './hard-ids.ts';
+import { readAnalytics } from './parameters-support.ts';
 import { arr, call, expectConforming, num, obj, str } from './support.ts';
+import { EVERY_DATE } from './whole-search.ts';
 
 export const ingestionAccepted: Law = {
   id: 'ingestion.accepted',
@@ -65,7 +67,8 @@ const FIGURES_RECORDS = 60;
  * reply record per thread, then new threads a second older than the first, and then every page of
  * the window that holds all its matches (totalRecords <= pageSize; by createdAt, by updatedAt, the
  * ingested platform's actions through fullFilter, two days around the first records) has exactly
- * totalRecords distinct actions and totalPages 1, newest first. Nothing is presumed of the records (spec section 6: processing is not
+ * totalRecords distinct actions and totalPages 1, newest first. Engagement over every date then
+ * answers 200, with a percentiles row for the ingested platform where the list shows its actions. Nothing is presumed of the records (spec section 6: processing is not
  * observable; they may or may not have become actions yet): only that an answer counts what it holds.
  */
 export const listFiguresAfterIngestion: Law = {
@@ -78,6 +81,8 @@ export const listFiguresAfterIngestion: Law = {
     'LIST-RESPONSE-ENVELOPE',
     'LIST-SORTBY-NEWEST-FIRST',
     'ING-202-ACCEPTED',
+    'ENG-COUNTS-ACTION-USERS',
+    'ENG-QUERY-PARAMS',
   ],
   needs: { keys: ['ingest', 'read'], writes: true },
   run: (ctx) =>
@@ -122,6 +127,7 @@ export const listFiguresAfterIngestion: Law = {
         })),
       );
       let checks = 0;
+      let ingestedListed = false;
       const queries: Record<string, string | number>[] = [
         { sortBy: 'createdAt' },
         { sortBy: 'updatedAt' },
@@ -147,6 +153,11 @@ export const listFiguresAfterIngestion: Law = {
         const body = obj(ok.parsed);
         const total = num(body['totalRecords']);
         const ids = new Set(arr(body['data']).map((a) => str(obj(a)['actionId'])));
+        if (
+          extra['fullFilter'] !== undefined &&
+          arr(body['data']).some((a) => obj(a)['platform'] === 'CUSTOM_FORM')
+        )
+          ingestedListed = true;
         if (total === undefined || total > 500) continue;
         checks += 1;
         if (ids.size !== total || arr(body['data']).length !== total)
@@ -170,6 +181,19 @@ export const listFiguresAfterIngestion: Law = {
             'LIST-RESPONSE-ENVELOPE',
             'total-pages-after-ingestion',
             `listActions ${what}: totalPages ${String(body['totalPages'])} for totalRecords ${total} at pageSize 500`,
+          );
+      }
+      // Engagement over every date answers, ingested customers among the users it counts (spec 2.6):
+      // where the ingested platform's actions are listed, they have a percentiles row.
+      const engagement = await readAnalytics(ctx, 'getEngagement', EVERY_DATE);
+      if (ingestedListed) {
+        checks += 1;
+        const rows = arr(obj(engagement['data'])['engagementPercentiles']).map(obj);
+        if (!rows.some((r) => r['platform'] === 'CUSTOM_FORM'))
+          violate(
+            'ENG-COUNTS-ACTION-USERS',
+            'ingested-platform-row',
+            'getEngagement over every date has no engagementPercentiles row for CUSTOM_FORM, though the action list shows the CUSTOM_FORM actions ingested by this run',
           );
       }
       return checks;
