@@ -29,15 +29,17 @@ import { readsAgree } from './reads-agree.ts';
 import { otherReadsDateRules } from './reads-date-only.ts';
 import { fullFilterNoRespondedDefault, legacyRespondedFalse } from './responded-default.ts';
 import { schemaLaws } from './schemas.ts';
+import { sentimentCounts } from './sentiment-counts.ts';
 import { sentimentDays } from './sentiment-days.ts';
 import { sentimentTagIsolation } from './sentiment-tag-isolation.ts';
 import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
 import { tagFiguresAgree } from './tag-figures.ts';
-import { tagVolumeKeepsListed } from './tag-volume-keeps.ts';
+import { tagVolumeKeepsListed, tagVolumeNamesTags } from './tag-volume-keeps.ts';
 import { windowOffsets } from './window-offsets.ts';
 import { windowLaws } from './windows.ts';
+import { workloadBuckets } from './workload-buckets.ts';
 
 /** Every conformance law, in run order (cheap read-only groups first, writes and sequences last). */
 export const allLaws: readonly Law[] = [
@@ -62,6 +64,7 @@ export const allLaws: readonly Law[] = [
   engagementUsers,
   tagVolumeParameters,
   tagVolumeKeepsListed,
+  tagVolumeNamesTags,
   engagementPlatforms,
   searchFilter,
   searchPages,
@@ -73,6 +76,8 @@ export const allLaws: readonly Law[] = [
   listCalendarDates,
   windowOffsets,
   sentimentDays,
+  sentimentCounts,
+  workloadBuckets,
   ...customFieldLaws,
   ...moderationLaws,
   moderationExternalIdPerOrganization,

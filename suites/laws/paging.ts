@@ -3,7 +3,7 @@ import { boundInstant, window } from '../../src/arbitraries/index.ts';
 import { type ActionLister, ActionWindowError, actionWindow } from '../../src/client/action-window.ts';
 import { runExamples, runProperty, violate } from '../../src/conformance/kit/check.ts';
 import type { Law, LawContext } from '../../src/conformance/kit/law.ts';
-import { HISTORY_DAYS, historyWindow, settledAnchor } from './discover.ts';
+import { DAY_MS, HISTORY_DAYS, historyWindow, settledAnchor } from './discover.ts';
 import { arr, call, expectConforming, num, obj, str } from './support.ts';
 
 interface ListPage {
@@ -60,15 +60,57 @@ export const listPageSize: Law = {
           `listActions without pageSize reports pageSize ${String(page.body['pageSize'])} with ${page.items.length} of ${total} records`,
         );
       }
+      // Day windows a page of 500 can hold whole, with the legacy responded flag false (4.1): the
+      // list it selects counts the records it holds.
+      const day = settledAnchor(ctx) - (settledAnchor(ctx) % DAY_MS);
+      for (const back of [1, 3, 8]) {
+        const w = {
+          from: new Date(day - back * DAY_MS).toISOString(),
+          to: new Date(day - (back - 1) * DAY_MS).toISOString(),
+        };
+        const unresponded = await listPage(ctx, { ...w, pageSize: 500, filter: 'responded=false' });
+        const count = num(unresponded.body['totalRecords']) ?? 0;
+        if (unresponded.items.length !== Math.min(500, count))
+          violate(
+            'LIST-PAGESIZE-BOUNDS-DATA',
+            'short-page:responded-false',
+            `listActions filter=responded=false from=${w.from} to=${w.to} pageSize 500 returned ${unresponded.items.length} records with totalRecords ${count}`,
+          );
+        // A fullFilter of no term (empty or blank; the DSL grammar is not shown, 4.13) may be refused
+        // with 400; answered, its page counts what it holds like any other.
+        for (const fullFilter of ['', ' ']) {
+          const res = await call(ctx, 'listActions', {
+            auth: 'read',
+            query: { ...w, pageSize: 500, fullFilter },
+          });
+          if (res.status === 400) continue;
+          const ok = expectConforming(ctx, 'listActions', res, { status: 200 });
+          const body = obj(ok.parsed);
+          const held = arr(body['data']).length;
+          const all = num(body['totalRecords']) ?? 0;
+          if (held !== Math.min(500, all))
+            violate(
+              'LIST-PAGESIZE-BOUNDS-DATA',
+              'short-page:empty-full-filter',
+              `listActions fullFilter=${JSON.stringify(fullFilter)} from=${w.from} to=${w.to} pageSize 500 returned ${held} records with totalRecords ${all}`,
+            );
+        }
+      }
       return 1;
     });
     if (defaults.kind !== 'passed') return defaults;
     const arb = fc.record({
       pageSize: fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }),
       w: window({ anchor: ctx.now(), spanDays: HISTORY_DAYS }),
+      // The legacy responded flag set false (4.1): the list it selects counts what it holds as well.
+      unresponded: fc.boolean(),
     });
-    return runProperty(ctx, arb, async ({ pageSize, w }) => {
-      const query = { ...w, ...(pageSize === undefined ? {} : { pageSize }) };
+    return runProperty(ctx, arb, async ({ pageSize, w, unresponded }) => {
+      const query = {
+        ...w,
+        ...(pageSize === undefined ? {} : { pageSize }),
+        ...(unresponded ? { filter: 'responded=false' } : {}),
+      };
       const page = await listPage(ctx, query);
       const expected = pageSize ?? 50;
       const rule = pageSize === undefined ? 'LIST-PAGESIZE-DEFAULT-50' : 'LIST-PAGESIZE-BOUNDS-DATA';
@@ -135,6 +177,22 @@ export const searchPaging: Law = {
           'default-page-size',
           `search without pageSize reports pageSize ${String(body['pageSize'])} with ${items.length} items`,
         );
+      }
+      // The last page an exact count implies holds the rest of the items (4.13: only a capped count
+      // is not exact), and the page after it none.
+      const first = await searchPage(ctx, { pageSize: 100 });
+      const total = num(first.body['totalRecords']) ?? 0;
+      const last = Math.ceil(total / 100);
+      if (first.body['totalRecordsCapped'] === false && last > 1 && last < 10_000) {
+        const end = await searchPage(ctx, { page: last, pageSize: 100 });
+        const after = await searchPage(ctx, { page: last + 1, pageSize: 100 });
+        const expected = total - (last - 1) * 100;
+        if (end.items.length !== expected || after.items.length !== 0)
+          violate(
+            'SEARCH-TOTAL-CAPPED',
+            'last-page',
+            `search totalRecords ${total} (not capped) implies ${expected} items on page ${last} of pageSize 100 and none on page ${last + 1}, but they hold ${end.items.length} and ${after.items.length}`,
+          );
       }
       return 1;
     });

@@ -1,6 +1,7 @@
 /**
  * Conversation search (spec 4.13): the filter's one sample form (`key=value` terms joined with `+`,
- * all of which must hold; `status=OPEN`) holds on every item and a further term never counts more;
+ * all of which must hold; `status=OPEN`) holds on every item and a further term (a platform, a tag, a
+ * queue of those items) never counts more and, applied, holds on every item too;
  * pages of `pageSize` are slices of one larger page. Keys beyond `status` may be refused with 400.
  */
 import fc from 'fast-check';
@@ -43,6 +44,16 @@ async function search(
       'SEARCH-TOTAL-CAPPED',
       'total-not-exact',
       `searchConversations ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}: page 1 holds every item, ${items.length}, but totalRecords is ${total} with totalRecordsCapped false`,
+      { query },
+    );
+  // Each matching action is one item: an answer that lists one twice counts it twice.
+  const ids = items.map((i) => str(i['actionId']));
+  const twice = ids.find((id, k) => id !== undefined && ids.indexOf(id) !== k);
+  if (twice !== undefined)
+    violate(
+      'SEARCH-ITEMS-DISTINCT',
+      'item-twice',
+      `searchConversations ${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}: action ${twice} is listed twice on one page`,
       { query },
     );
   return {
@@ -95,6 +106,7 @@ export const searchFilter: Law = {
     'SEARCH-FILTER-ALL-TERMS',
     'SEARCH-ENVELOPE',
     'SEARCH-TOTAL-CAPPED',
+    'SEARCH-ITEMS-DISTINCT',
   ],
   needs: { keys: ['read'] },
   run: (ctx) =>
@@ -146,6 +158,31 @@ export const searchFilter: Law = {
           );
         checks += both.items.length + 1;
       }
+      // The status of the last item of the unfiltered search as the filter: a store that reads the
+      // history from one end must not meet that item more than once at the other.
+      if (!unfiltered.capped && unfiltered.total > 1 && unfiltered.total <= 10_000) {
+        const last = await search(ctx, { pageSize: 1, page: unfiltered.total }, 'SEARCH-ENVELOPE');
+        const status = str(last?.items[0]?.['status']);
+        if (status !== undefined && /^\w+$/.test(status)) {
+          const same = await firstPages(ctx, `status=${status}`, 'SEARCH-FILTER-TERMS-NARROW', true);
+          if (same !== undefined) checks += same.items.length;
+        }
+      }
+      // Queues of the OPEN items, a key the full DSL filters by (4.1: the legacy filters cannot filter
+      // by platform, queue or status): refused, ignored, or holding on every item it answers.
+      const queues = new Map<string, number>();
+      for (const item of open.items) {
+        const q = str(item['queue']);
+        if (q !== undefined && /^[\w -]+$/.test(q)) queues.set(q, (queues.get(q) ?? 0) + 1);
+      }
+      for (const [queue] of [...queues].sort((a, b) => b[1] - a[1]).slice(0, 2)) {
+        const filter = `status=OPEN+queue=${queue}`;
+        const both = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);
+        if (both === undefined) continue;
+        const ignored = both.total === open.total && both.keys.join() === open.keys.join();
+        if (!ignored) checkHolds(both, filter, { status: 'OPEN', queue }, 'SEARCH-FILTER-ALL-TERMS');
+        checks += both.items.length + 1;
+      }
       return checks;
     }),
 };
@@ -154,7 +191,7 @@ export const searchPages: Law = {
   id: 'parameters.search-pages',
   group: 'parameters',
   title: 'conversation search: page p of pageSize s is the slice [(p-1)s, ps) of page 1 of pageSize p*s',
-  ruleIds: ['SEARCH-PAGES-AGREE', 'SEARCH-PAGE-ECHO'],
+  ruleIds: ['SEARCH-PAGES-AGREE', 'SEARCH-PAGE-ECHO', 'SEARCH-ITEMS-DISTINCT'],
   needs: { keys: ['read'] },
   run: (ctx) => {
     const arb = fc

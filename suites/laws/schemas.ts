@@ -29,13 +29,19 @@ const EXTRA_RULES: Readonly<Record<string, readonly string[]>> = {
     'SCHEMA-DURATION-NOT-TIMESTAMP',
     'SCHEMA-ACTION-STATUS-OPEN-SET',
     'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
+    'SCHEMA-FIRST-RESPONSE-HAS-TIME',
     'LIST-CONVERSATIONJSON-ONLY-WHEN-REQUESTED',
     'LIST-CONVERSATIONJSON-FILLED-WHEN-REQUESTED',
     'LIST-INCLUDEFULLCONVERSATION-DEFAULT-FALSE',
   ],
-  searchConversations: ['SCHEMA-SOURCEURL-NULL-FOR-PRIVATE', 'LIST-CONVERSATIONJSON-ONLY-WHEN-REQUESTED'],
+  searchConversations: [
+    'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
+    'SCHEMA-FIRST-RESPONSE-HAS-TIME',
+    'LIST-CONVERSATIONJSON-ONLY-WHEN-REQUESTED',
+  ],
   getAction: [
     'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
+    'SCHEMA-FIRST-RESPONSE-HAS-TIME',
     'SCHEMA-NULLABLE-KEY-PRESENT',
     'SCHEMA-TIMESTAMPS-STRINGS',
   ],
@@ -43,8 +49,27 @@ const EXTRA_RULES: Readonly<Record<string, readonly string[]>> = {
   getCustomFields: ['CF-WRITE-ONLY-NOT-RETURNED', 'SCOPE-CUSTOM-FIELDS-READ'],
 };
 
+/** Operations whose 200 body carries `success` (spec 4.5 to 4.13): success false would mark an error. */
+const SUCCESS_OPERATIONS = new Set([
+  'listAgents',
+  'getAgent',
+  'listQueues',
+  'getTagAnalytics',
+  'getTagVolume',
+  'getSentimentByDay',
+  'getSentimentByTag',
+  'getEngagement',
+  'searchConversations',
+]);
+
 /** Semantic checks that hold on any data and that the schema alone cannot express. */
 function semantics(operationId: string, query: Record<string, unknown>, body: unknown): void {
+  if (SUCCESS_OPERATIONS.has(operationId) && obj(body)['success'] !== true)
+    violate(
+      'SCHEMA-SUCCESS-TRUE-ON-200',
+      'success-not-true',
+      `${operationId} answered 200 with success ${JSON.stringify(obj(body)['success'])}: success false marks an error body (section 7)`,
+    );
   const items =
     operationId === 'getAction'
       ? [obj(body)]
@@ -52,6 +77,12 @@ function semantics(operationId: string, query: Record<string, unknown>, body: un
         ? arr(obj(body)['data']).map(obj)
         : [];
   for (const item of items) {
+    if (item['firstResponseTime'] != null && item['initialResponseTime'] === null)
+      violate(
+        'SCHEMA-FIRST-RESPONSE-HAS-TIME',
+        'response-time-missing',
+        `${operationId}: action ${String(item['actionId'])} has firstResponseTime ${JSON.stringify(item['firstResponseTime'])} (a first response was measured) but initialResponseTime null`,
+      );
     if (item['isPublicPost'] === false && item['sourceURL'] !== null && item['sourceURL'] !== undefined) {
       violate(
         'SCHEMA-SOURCEURL-NULL-FOR-PRIVATE',
@@ -118,6 +149,7 @@ function responseLaw(operationId: string): Law {
       ...(STATUSES_RULE[operationId] === undefined ? [] : [STATUSES_RULE[operationId]]),
       ...(paramsRule === undefined ? [] : [paramsRule]),
       ...(EXTRA_RULES[operationId] ?? []),
+      ...(SUCCESS_OPERATIONS.has(operationId) ? ['SCHEMA-SUCCESS-TRUE-ON-200'] : []),
     ],
     needs: { keys: ['read'] },
     async run(ctx) {

@@ -41,6 +41,7 @@ export async function tagFigures(
   ctx: LawContext,
   window: Span,
   auth: 'read' | 'otherOrgRead' = 'read',
+  respondedOnly = false,
 ): Promise<TagFigures> {
   const breakdown: Record<string, unknown>[] = [];
   const volume: Record<string, unknown>[] = [];
@@ -52,7 +53,7 @@ export async function tagFigures(
       'getTagAnalytics',
       {
         ...windowQuery(window),
-        respondedOnly: false,
+        respondedOnly,
         limit: size,
         offset: page * size,
       },
@@ -70,16 +71,83 @@ export async function tagFigures(
   return { breakdown, volume, summary, whole: false };
 }
 
+/**
+ * A tagBreakdown percentage is its count's share of one base (spec 2.6 gives `count` and `percentage`
+ * only): the window's actions, its tagged records or its tag mentions, as a percentage or a fraction,
+ * rounded any way. Whatever the base, a larger count never has a smaller percentage, and the largest
+ * count is not 0 % when it is at least 1 % of the largest base it could be measured against.
+ */
+function checkPercentages(window: Span, figures: TagFigures): void {
+  const rows = figures.breakdown
+    .map((r) => ({
+      id: JSON.stringify(r['tagId']),
+      count: num(r['count']),
+      percentage: num(r['percentage']),
+    }))
+    .filter(
+      (r): r is { id: string; count: number; percentage: number } =>
+        r.count !== undefined && r.percentage !== undefined,
+    )
+    .sort((a, b) => b.count - a.count);
+  const top = rows[0];
+  if (top === undefined) return;
+  for (const [i, row] of rows.entries()) {
+    const larger = rows.slice(0, i).find((r) => r.count > row.count && r.percentage < row.percentage);
+    if (larger !== undefined)
+      violate(
+        'TAGS-PERCENTAGE-SHARE',
+        'percentage-order',
+        `tag analytics ${spanText(window)}: tag ${larger.id} counts ${larger.count} with percentage ${larger.percentage}, tag ${row.id} counts ${row.count} with percentage ${row.percentage}: a larger count's share is not smaller`,
+      );
+  }
+  const mentions = rows.reduce((sum, r) => sum + r.count, 0);
+  const base = Math.max(
+    mentions,
+    num(figures.summary['totalActions']) ?? 0,
+    num(figures.summary['totalTaggedRecords']) ?? 0,
+  );
+  if (base > 0 && (top.count * 100) / base >= 1 && !(top.percentage > 0))
+    violate(
+      'TAGS-PERCENTAGE-SHARE',
+      'percentage-zero',
+      `tag analytics ${spanText(window)}: tag ${top.id} counts ${top.count}, at least 1 % of any base (${base} at most: actions, tagged records or mentions), but its percentage is ${top.percentage}`,
+    );
+}
+
+/**
+ * respondedOnly=true restricts tag analytics to responded actions (4.8): a tag whose volumeByTag row
+ * of the unrestricted answer counts responded actions is listed with exactly that many.
+ */
+async function checkRespondedOnly(ctx: LawContext, window: Span, all: TagFigures): Promise<void> {
+  const only = await tagFigures(ctx, window, 'read', true);
+  if (!only.whole) return;
+  const counts = new Map(only.breakdown.map((r) => [str(r['tagId']), num(r['count'])]));
+  for (const row of all.volume) {
+    const id = str(row['tagId']);
+    const responded = num(row['responded']);
+    if (id === undefined || responded === undefined || responded === 0) continue;
+    const count = counts.get(id);
+    if (count !== responded)
+      violate(
+        'TAGS-RESPONDED-ONLY-COUNTS-RESPONDED',
+        'responded-only-count',
+        `tag analytics ${spanText(window)}: tag ${JSON.stringify(id)} has responded ${responded} in volumeByTag without the restriction, but respondedOnly=true ${count === undefined ? 'does not list it' : `counts it ${count}`}`,
+      );
+  }
+}
+
 export const tagFiguresAgree: Law = {
   id: 'analytics.tag-figures-agree',
   group: 'parameters',
   title:
-    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; totalTagGroups counts the breakdown's groups; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it, nor more labels than mentions",
+    "tag analytics over one window: volumeByTag's responded and notResponded add up to its total; totalTagGroups counts the breakdown's groups; percentages are shares of the counts; respondedOnly=true counts a tag's responded actions; sentiment by tag counts no more mentions of a tag than tag analytics counts actions with it, nor more labels than mentions",
   ruleIds: [
     'TAGS-VOLUME-PARTS-ADD-UP',
     'SENT-TAG-WITHIN-TAG-COUNT',
     'SENT-TAG-LABELS-WITHIN-MENTIONS',
     'TAGS-SUMMARY-GROUPS-AGREE',
+    'TAGS-PERCENTAGE-SHARE',
+    'TAGS-RESPONDED-ONLY-COUNTS-RESPONDED',
     'TAGS-QUERY-PARAMS',
     'SENT-TAG-QUERY-PARAMS',
   ],
@@ -118,6 +186,8 @@ export const tagFiguresAgree: Law = {
             );
         }
         if (!figures.whole) return;
+        checkPercentages(outer, figures);
+        await checkRespondedOnly(ctx, outer, figures);
         const totalTags = num(figures.summary['totalTags']);
         const totalGroups = num(figures.summary['totalTagGroups']);
         if (totalTags === figures.breakdown.length && totalGroups !== undefined) {

@@ -25,6 +25,8 @@ export interface SearchedAction {
   readonly tags: readonly string[];
   /** The stored sentimentScore, null when the action has none. */
   readonly score: number | null;
+  /** The sentiment label, null when the action has none. */
+  readonly sentiment: string | null;
 }
 
 function searched(item: Record<string, unknown>): SearchedAction {
@@ -36,6 +38,7 @@ function searched(item: Record<string, unknown>): SearchedAction {
     queue: str(item['queue']),
     tags: arr(item['tags']).flatMap((t) => str(obj(t)['value']) ?? []),
     score: typeof score === 'number' ? score : null,
+    sentiment: str(item['sentiment']) ?? null,
   };
 }
 

@@ -136,7 +136,7 @@ export const dateOnlyBounds: Law = {
   id: 'windows.date-only-bounds',
   group: 'windows',
   title:
-    'a date-only to excludes the rest of that day; a date-only from starts at midnight; bounds are inclusive',
+    'a date-only to excludes the rest of that day; a date-only from starts at midnight; bounds are inclusive (on createdAt, and on updatedAt with sortBy=updatedAt)',
   ruleIds: ['LIST-TO-DATE-ONLY-MIDNIGHT', 'LIST-FROM-DATE-ONLY-MIDNIGHT', 'LIST-TO-INCLUSIVE'],
   needs: { keys: ['read'] },
   run: async (ctx: LawContext) => {
@@ -153,7 +153,13 @@ export const dateOnlyBounds: Law = {
     return runProperty(
       ctx,
       // Only what the check uses, so the counterexample stays readable.
-      fc.constantFrom(...actions.map((a) => ({ actionId: a['actionId'], createdAt: a['createdAt'] }))),
+      fc.constantFrom(
+        ...actions.map((a) => ({
+          actionId: a['actionId'],
+          createdAt: a['createdAt'],
+          updatedAt: a['updatedAt'],
+        })),
+      ),
       async (action) => {
         const id = String(action['actionId']);
         const created = str(action['createdAt']) ?? '';
@@ -183,6 +189,23 @@ export const dateOnlyBounds: Law = {
             'bounds-exclusive',
             `from=to=${created} misses action ${id} created exactly then: bounds must be inclusive`,
           );
+        }
+        // sortBy=updatedAt windows by updatedAt (4.1): the same instant window of its updatedAt lists it.
+        // It came from the default list, so it is one of the responded actions that list also holds.
+        const updated = str(action['updatedAt']);
+        if (updated !== undefined && Number.isFinite(Date.parse(updated))) {
+          const byUpdate = await listPage(ctx, {
+            from: updated,
+            to: updated,
+            sortBy: 'updatedAt',
+            pageSize: 500,
+          });
+          if (byUpdate.ids.length < 500 && !byUpdate.ids.includes(id))
+            violate(
+              'LIST-TO-INCLUSIVE',
+              'bounds-exclusive:updatedAt',
+              `sortBy=updatedAt from=to=${updated} misses action ${id} updated exactly then: the window is on updatedAt and its bounds are inclusive`,
+            );
         }
       },
       { runs: Math.min(ctx.runs, 10) },
