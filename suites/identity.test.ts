@@ -1,3 +1,4 @@
+import { startRawPathMockTarget } from './target.ts';
 import { describeLaws } from './vitest-laws.ts';
 
-describeLaws('identity');
+describeLaws('identity', { 'identity.raw-path-characters': startRawPathMockTarget });

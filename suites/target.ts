@@ -4,6 +4,7 @@
  */
 import keysJson from '../fixtures/keys.json' with { type: 'json' };
 import organizationsJson from '../fixtures/organizations.json' with { type: 'json' };
+import { agentSays, scenario, userSays } from '../mocks/engine/data-file/builder.ts';
 import { createEngine, type Engine } from '../mocks/engine/engine.ts';
 import type { EngineOptions } from '../mocks/engine/options.ts';
 import { startMockServer } from '../mocks/http/server.ts';
@@ -163,4 +164,24 @@ export async function resolveTarget(mock: MockTargetOptions = {}): Promise<Runni
   const fromEnv = targetFromEnv();
   if (fromEnv !== undefined) return { kind: 'env', target: fromEnv, close: async () => {} };
   return startMockTarget({ seed: 42, ...mock });
+}
+
+/** An action id with every character a path segment may carry raw (RFC 3986 pchar beyond unreserved). */
+export const RAW_PATH_ACTION_ID = 'a+b&c=d;e,f$g:h@i';
+
+/**
+ * The seeded mock plus one organization whose one action has an id of `RAW_PATH_ACTION_ID`: the
+ * seeded ids are plain, and the law reading ids raw in a path needs one that is not.
+ */
+export async function startRawPathMockTarget(): Promise<RunningTarget> {
+  const data = scenario()
+    .organization('org_paths')
+    .key({ key: 'cca_live_paths_reporting_key', profile: 'reporting' })
+    .action({
+      actionId: RAW_PATH_ACTION_ID,
+      messages: [userSays('Hi', '-2h'), agentSays('Hello', '-1h')],
+    })
+    .build();
+  const running = await startMockTarget({ seed: 42, data });
+  return { ...running, target: { ...running.target, keys: { read: 'cca_live_paths_reporting_key' } } };
 }

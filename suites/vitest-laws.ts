@@ -15,7 +15,14 @@ function envInt(name: string, fallback: number): number {
   return raw === undefined || raw === '' ? fallback : Number.parseInt(raw, 10);
 }
 
-export function describeLaws(group: string): void {
+/**
+ * `mocks`: laws that need data the seeded mock lacks, by law id, each with the mock that has it (used
+ * only when the target is our own mock).
+ */
+export function describeLaws(
+  group: string,
+  mocks: Readonly<Record<string, () => Promise<RunningTarget>>> = {},
+): void {
   const laws = lawsOf(group);
   describe(`conformance: ${group}`, () => {
     let running: RunningTarget;
@@ -39,9 +46,13 @@ export function describeLaws(group: string): void {
         if (setupError !== undefined) throw setupError;
         // On our own mock, a law that needs a second ad_policy organization gets a mock that has one.
         const own =
-          running.kind === 'mock' && law.needs.keys.includes('otherOrgWrite')
-            ? await startTwoAdPolicyMockTarget()
-            : undefined;
+          running.kind !== 'mock'
+            ? undefined
+            : mocks[law.id] !== undefined
+              ? await mocks[law.id]?.()
+              : law.needs.keys.includes('otherOrgWrite')
+                ? await startTwoAdPolicyMockTarget()
+                : undefined;
         const report = await runConformance(
           {
             target: own?.target ?? running.target,

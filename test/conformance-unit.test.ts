@@ -253,6 +253,18 @@ describe('arbitraries derived from the contract', () => {
     }
   });
 
+  it('sends no one-character string as a valid time: createdAt (min 1, no format) gets only its too-short case', () => {
+    const base = fc.sample(ingestionBatch({ externalIdPrefix: 'p-' }), { seed: 7, numRuns: 1 })[0];
+    const cases = aimedCases({ $ref: '#/components/schemas/IngestionBatch' }, base, { resolve });
+    const createdAt = cases.filter((c) => c.description.includes('createdAt'));
+    expect(createdAt.some((c) => !c.valid)).toBe(true);
+    expect(createdAt.filter((c) => c.valid && c.description.includes('minLength'))).toEqual([]);
+    // Other required strings of min 1 (authorId) keep their valid boundary.
+    expect(
+      cases.some((c) => c.valid && c.description.includes('authorId') && c.description.includes('minLength')),
+    ).toBe(true);
+  });
+
   it('aims at pageSize 0, 1, 500 and 501 for the action list', () => {
     const pageSize = contract.getOperation('listActions').parameters.find((p) => p.name === 'pageSize');
     const values = aimedCases(pageSize?.schema ?? true, 50).map((c) => `${String(c.value)}:${c.valid}`);

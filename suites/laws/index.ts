@@ -10,6 +10,7 @@ import { swaggerUiAssets } from './docs-assets.ts';
 import { engagementUsers } from './engagement-users.ts';
 import { figureMeans } from './figure-means.ts';
 import { identityLaws } from './identity.ts';
+import { rawPathCharacters } from './identity-raw-path.ts';
 import { ingestionLaws } from './ingestion.ts';
 import { ingestionActionLaws } from './ingestion-actions.ts';
 import { ingestionIdentity } from './ingestion-identity.ts';
@@ -36,6 +37,7 @@ import { sharedIds } from './shared-ids.ts';
 import { statefulLaws } from './stateful.ts';
 import { statusLaws } from './status.ts';
 import { tagFiguresAgree } from './tag-figures.ts';
+import { tagSearchIsolation } from './tag-search-isolation.ts';
 import { tagVolumeKeepsListed, tagVolumeNamesTags } from './tag-volume-keeps.ts';
 import { windowOffsets } from './window-offsets.ts';
 import { windowLaws } from './windows.ts';
@@ -71,7 +73,9 @@ export const allLaws: readonly Law[] = [
   ...identityLaws,
   readsAgree,
   agentFigures,
+  rawPathCharacters,
   sentimentTagIsolation,
+  tagSearchIsolation,
   ...inputLaws,
   listCalendarDates,
   windowOffsets,

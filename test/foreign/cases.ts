@@ -177,3 +177,30 @@ export const RUST_CASES: readonly DeviationCase[] = [
   { id: 'R16', rule: 'LIST-FULLFILTER-NO-RESPONDED-DEFAULT', level: 'must' },
   { id: 'R17', rule: 'ERR-GENERAL-BODY', level: 'must' },
 ];
+
+export const RUBY_CASES: readonly DeviationCase[] = [
+  { id: 'B01', rule: 'LIST-TO-DATE-ONLY-MIDNIGHT', level: 'must' },
+  { id: 'B02', rule: 'LIST-SORTBY-WINDOW-FIELD', level: 'must' },
+  { id: 'B03', rule: 'LIST-PAGESIZE-RANGE', level: 'must' },
+  // Passed unnoticed on first contact (a raw + in an action path read as a space): the laws sent ids
+  // percent-encoded only; a path may carry + & = ; , $ : @ raw, and the law reading them so is a should.
+  { id: 'B04', rule: 'ID-PATH-SUB-DELIMS-RAW', level: 'should' },
+  // Passed unnoticed on first contact (tag analytics with search counting every organization's tags):
+  // searched for another organization's tag names, the answer may hold only this one's own tags.
+  { id: 'B05', rule: 'ORG-DATA-SCOPED', level: 'must', only: ['isolation.tag-search'] },
+  { id: 'B06', rule: 'SCOPE-ANALYTICS-403', level: 'must' },
+  { id: 'B07', rule: 'SEARCH-TOTAL-CAPPED', level: 'must' },
+  { id: 'B08', rule: 'MOD-EXACT-RESUBMIT-DUPLICATE', level: 'must' },
+  { id: 'B09', rule: 'MOD-DECISION-ONLY-WHEN-COMPLETED', level: 'must', only: ['moderation.lifecycle'] },
+  { id: 'B10', rule: 'MOD-MEDIA-ITEM', level: 'must' },
+  { id: 'B11', rule: 'ING-RECORD-URL-ABSOLUTE', level: 'must' },
+  // B12 (the agent list reading to as exclusive) passes unnoticed: the agent laws compare windows
+  // with each other, and none places a window's end on an action the agent figures are known to count.
+  { id: 'B14', rule: 'AUTH-REVOKED-KEY-401-AT-ONCE', level: 'must' },
+  { id: 'B15', rule: 'ERR-GENERAL-BODY', level: 'must' },
+  // B13 (no "no queue" entry) passes unnoticed, as P15: "null can stand for no queue" is a may.
+  { id: 'B16', rule: 'DOCS-OPENAPI-COVERS-REST', level: 'should' },
+  { id: 'B17', rule: 'TAGS-HAS-MORE-NEXT-PAGE', level: 'should' },
+  // B18 (a queue's average sentiment counting missing scores as 0) passes unnoticed: the law that
+  // compares averages with the records found no queue whose count the search reproduces.
+];

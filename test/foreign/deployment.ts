@@ -70,6 +70,9 @@ export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () =
 /** The Perl deployment: core modules only, one process with an IO::Select loop, its own choices. */
 export const PERL: Deployment = { name: 'perl', command: () => 'perl', args: () => ['server.pl'] };
 
+/** Ruby 3.1, standard library only (a fourth round, blind like the others). */
+export const RUBY: Deployment = { name: 'ruby', command: () => 'ruby', args: () => ['server.rb'] };
+
 /** The Rust binary (cargo, the standard library only), its target folder its own. */
 const builtRust = builtOnce('rust', (out) => {
   execFileSync('cargo', ['build', '--release', '--offline', '--quiet', '--target-dir', out], {
