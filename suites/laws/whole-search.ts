@@ -50,8 +50,9 @@ export function everyAction(ctx: LawContext): Promise<readonly SearchedAction[] 
   return ctx.memo('whole-search:actions', async () => {
     const items: SearchedAction[] = [];
     const seen = new Set<string>();
-    // A capped count (spec 4.13) is not exact: the pages are still read to their end, but the count
-    // cannot confirm them.
+    // A capped count (spec 4.13) is not exact, and a deployment may serve only the matches up to its
+    // cap: pages that end at the capped count hold some actions, not all. Pages that go on past it
+    // were not cut at the cap, and are read to their end.
     let capped = false;
     for (let page = 1; page <= MAX_PAGES; page++) {
       const body = await readAnalytics(ctx, 'searchConversations', { page, pageSize: PAGE });
@@ -64,7 +65,12 @@ export function everyAction(ctx: LawContext): Promise<readonly SearchedAction[] 
         items.push(searched(item));
       }
       const total = num(body['totalRecords']);
-      if (data.length < PAGE) return capped || total === undefined || total === seen.size ? items : undefined;
+      if (data.length < PAGE) {
+        const whole = capped
+          ? total !== undefined && seen.size > total
+          : total === undefined || total === seen.size;
+        return whole ? items : undefined;
+      }
     }
     return undefined;
   });
