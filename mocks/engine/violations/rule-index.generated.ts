@@ -10,17 +10,17 @@ export const RULE_INDEX: RuleIndex = {
     "to": "AGENT-DETAIL-QUERY-PARAMS"
   },
   "getEngagement": {
-    "from": "ANALYTICS-WINDOW-NARROWER-NOT-MORE",
+    "from": "ANALYTICS-WINDOW-DATE-RULES",
     "platforms": "ENG-QUERY-PARAMS",
-    "to": "ANALYTICS-WINDOW-NARROWER-NOT-MORE"
+    "to": "ANALYTICS-WINDOW-DATE-RULES"
   },
   "getSentimentByDay": {
-    "from": "SENT-DAY-QUERY-PARAMS",
-    "to": "SENT-DAY-QUERY-PARAMS"
+    "from": "ANALYTICS-WINDOW-DATE-RULES",
+    "to": "ANALYTICS-WINDOW-DATE-RULES"
   },
   "getSentimentByTag": {
-    "from": "SENT-TAG-QUERY-PARAMS",
-    "to": "SENT-TAG-QUERY-PARAMS"
+    "from": "ANALYTICS-WINDOW-DATE-RULES",
+    "to": "ANALYTICS-WINDOW-DATE-RULES"
   },
   "getTagAnalytics": {
     "from": "TAGS-QUERY-PARAMS",
@@ -81,10 +81,11 @@ export const RULE_INDEX: RuleIndex = {
     "to": "AGENT-LIST-WINDOW-DATE-RULES"
   },
   "listQueues": {
-    "from": "QUEUE-QUERY-PARAMS",
-    "to": "QUEUE-QUERY-PARAMS"
+    "from": "ANALYTICS-WINDOW-DATE-RULES",
+    "to": "ANALYTICS-WINDOW-DATE-RULES"
   },
   "searchConversations": {
+    "actionId": "SEARCH-ITEMS-DISTINCT",
     "currentPage": "SEARCH-PAGE-DEFAULT-1",
     "data": "SEARCH-PAGESIZE-DEFAULT-50",
     "filter": "SEARCH-FILTER-ALL-TERMS",
