@@ -1,7 +1,7 @@
 import type { Law } from '../../src/conformance/kit/law.ts';
 import { agentLaws } from '../agent/index.ts';
 import { agentFigures } from './agent-figures.ts';
-import { agentWindowDateRules } from './agents-window.ts';
+import { agentWindowDateRules, windowEdgesInclusive } from './agents-window.ts';
 import { authLaws } from './auth.ts';
 import { conversationJsonOnRequest } from './conversation-json.ts';
 import { customFieldLaws } from './custom-fields.ts';
@@ -57,6 +57,7 @@ export const allLaws: readonly Law[] = [
   fullFilterNoRespondedDefault,
   legacyRespondedFalse,
   agentWindowDateRules,
+  windowEdgesInclusive,
   otherReadsDateRules,
   // Every listed parameter has an effect: group `parameters`.
   analyticsWindows,

@@ -194,8 +194,9 @@ export const RUBY_CASES: readonly DeviationCase[] = [
   { id: 'B09', rule: 'MOD-DECISION-ONLY-WHEN-COMPLETED', level: 'must', only: ['moderation.lifecycle'] },
   { id: 'B10', rule: 'MOD-MEDIA-ITEM', level: 'must' },
   { id: 'B11', rule: 'ING-RECORD-URL-ABSOLUTE', level: 'must' },
-  // B12 (the agent list reading to as exclusive) passes unnoticed: the agent laws compare windows
-  // with each other, and none places a window's end on an action the agent figures are known to count.
+  // Passed unnoticed on first contact (the agent list reading to as exclusive): a window ending at an
+  // action's creation time now answers as the window one millisecond longer.
+  { id: 'B12', rule: 'AGENT-LIST-WINDOW-DATE-RULES', level: 'must', only: ['windows.agents-queues-edges'] },
   { id: 'B14', rule: 'AUTH-REVOKED-KEY-401-AT-ONCE', level: 'must' },
   { id: 'B15', rule: 'ERR-GENERAL-BODY', level: 'must' },
   // B13 (no "no queue" entry) passes unnoticed, as P15: "null can stand for no queue" is a may.
