@@ -19,6 +19,7 @@ import { createDocsAssets, type DocsAssets } from './docs-assets.ts';
 import { type IncomingState, toEngineRequest } from './incoming.ts';
 import { listen, originOf } from './listen.ts';
 import { answerStoreRefusal } from './store-refusal.ts';
+import { DEFAULT_WRITES_PER_TURN, writeTurns } from './write-turns.ts';
 
 /** Server limits; see docs/mock.md. */
 export interface ServerLimits {
@@ -66,6 +67,11 @@ export interface MockServerOptions extends EngineOptions {
    * with `engine` (install `createJournal()` in that engine's interceptors instead).
    */
   readonly journal?: false | JournalOptions;
+  /**
+   * Requests that may write (not GET, HEAD or OPTIONS) started per turn of the event loop, after the
+   * reads that came with them (`write-turns.ts`); 0 starts each at once. Default 4.
+   */
+  readonly writesPerTurn?: number;
 }
 
 export interface MockServer {
@@ -175,6 +181,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     agentLoad = 'start',
     journal: journalOptions = {},
     server: listening,
+    writesPerTurn = DEFAULT_WRITES_PER_TURN,
     ...engineOptions
   } = options;
   const limits: ServerLimits = { ...DEFAULT_SERVER_LIMITS, ...limitOptions };
@@ -216,8 +223,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   if (agentRouteOptions !== undefined && agentLoad === 'start') await loadAgent(agentRouteOptions);
 
   // Node checks the header/request time-outs on an interval; 1 s keeps them close to their values.
+  const start = writeTurns(writesPerTurn);
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    void serve(req, res);
+    start(req.method, () => void serve(req, res));
   };
   const server =
     listening ??

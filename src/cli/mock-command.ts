@@ -37,6 +37,8 @@ Options:
                                  data through a Redis Stream (see docs/sandbox.md)
   --journal-size <n>             exchanges the request journal keeps for the dashboard (/__mock/) and
                                  GET /__mock/journal (default 500; bodies kept up to 32 KiB each)
+  --writes-per-turn <n>          during a burst, start at most n writes per event-loop turn, after the
+                                 reads that came with them (default 4; 0: every request at once)
   --choice <point=value>         what the mock does where the spec leaves a choice; repeatable (the
                                  table in docs/contract.md). Points, default first:
 ${CHOICE_NAMES.map((n) => `                                   ${n}: ${choiceValues(n).join(' | ')}`).join('\n')}
@@ -101,6 +103,7 @@ export const mockCommand: Command = {
       'state-file': { type: 'string' },
       state: { type: 'string' },
       'journal-size': { type: 'string' },
+      'writes-per-turn': { type: 'string' },
       choice: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
       ...CHAOS_FLAGS,
@@ -117,6 +120,7 @@ export const mockCommand: Command = {
     const journalSize =
       integerFlag('journal-size', values['journal-size'], { max: 100_000 }) ?? DEFAULT_JOURNAL_CAPACITY;
     if (journalSize < 1) throw new UsageError('--journal-size must be at least 1');
+    const writesPerTurn = integerFlag('writes-per-turn', values['writes-per-turn'], { max: 1_000 });
     const choices = choiceFlag(values.choice);
     if (latency !== undefined && choices !== undefined && choices.moderationTimings !== 'default')
       throw new UsageError('--moderation-latency and --choice moderationTimings=... disagree; give one');
@@ -174,6 +178,7 @@ export const mockCommand: Command = {
       ...(gate === undefined ? {} : { server: gate.server }),
       ...(persistent === undefined ? engineOptions : { engine: persistent.engine }),
       journal: { capacity: journalSize },
+      ...(writesPerTurn === undefined ? {} : { writesPerTurn }),
       agent: { sandbox: sandboxOptionsFromFlags(values), text: textModeFromFlag(values.text) },
       // The REST API answers at once; the agent side loads at the first /mcp, /llms.txt or /agent/ request.
       agentLoad: 'first-request',

@@ -20,6 +20,13 @@
 import { closeSync, fdatasyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { readBeforeRetry } from '../commands/read-back.ts';
 import type { Applied, LoggedCommand } from '../commands/types.ts';
+import {
+  finishLogRewrite,
+  LogReplacedError,
+  type LogRewrite,
+  startLogRewrite,
+  writeSnapshotBeside,
+} from './background-compaction.ts';
 import { compactLog, headerLine, loadLatestSnapshot, removeLeftovers } from './compaction.ts';
 import { type AppendFailure, createGroupCommit, type LogFile } from './group-commit.ts';
 import { captureImage, restoreImage } from './image.ts';
@@ -254,6 +261,8 @@ export function openStateFile(
       const commit = createGroupCommit(log);
       let broken: string | null = null;
       let compactionDue = false;
+      /** The compaction going on beside the writes: a reset and `close` wait for it. Never rejects. */
+      let background: Promise<void> | null = null;
       const compact = (reset: boolean): void => {
         fd = log.fd;
         offset = log.end;
@@ -261,17 +270,85 @@ export function openStateFile(
         log.fd = fd;
         log.end = offset;
       };
+
+      /**
+       * A compaction beside the writes (`background-compaction.ts`). Run as a barrier: the image is
+       * captured where nothing is in flight, so it is the state at `position`; writing it and copying
+       * the log then go on while later lines are appended to the old log, and a last barrier copies
+       * those and swaps the files. The capture is the one part that stays on the event loop.
+       */
+      const compactBeside = (): void => {
+        const at = position;
+        const end = log.end;
+        const from = keepOffset;
+        const base = keepPosition;
+        let captured: Buffer;
+        try {
+          captured = captureImage(image.take());
+        } catch (cause) {
+          lastError = `snapshot not written: ${(cause as Error).message}`;
+          compactionDue = false;
+          return;
+        }
+        const run = async (): Promise<void> => {
+          try {
+            await writeSnapshotBeside(
+              path,
+              { fingerprint: found.fingerprint, epoch: found.epoch ?? null, position: at },
+              captured,
+            );
+          } catch (cause) {
+            lastError = `snapshot not written: ${(cause as Error).message}`;
+            return;
+          }
+          snapshotAt = at;
+          snapshotInfo = { position: at, at: new Date().toISOString() };
+          let rewrite: LogRewrite;
+          try {
+            rewrite = await startLogRewrite(path, found, base, log.fd, from, end);
+          } catch (cause) {
+            lastError = `snapshot written, log not compacted: ${(cause as Error).message}`;
+            return;
+          }
+          await new Promise<void>((settled) => {
+            commit.barrierNext(() =>
+              finishLogRewrite(rewrite, log.fd, log.end, path).then(
+                (done) => {
+                  log.fd = done.fd;
+                  log.end = done.end;
+                  keepOffset = rewrite.headerBytes + (end - from);
+                  keepPosition = at;
+                  if (done.error !== null) lastError = `snapshot written, log compacted: ${done.error}`;
+                  settled();
+                },
+                (cause: unknown) => {
+                  if (cause instanceof LogReplacedError) broken = cause.message;
+                  else lastError = `snapshot written, log not compacted: ${(cause as Error).message}`;
+                  settled();
+                },
+              ),
+            );
+          });
+        };
+        background = run().finally(() => {
+          background = null;
+          compactionDue = false;
+          // Writes that came during it may have made the next one due already.
+          compactIfDue();
+        });
+      };
+      const compactIfDue = (): void => {
+        if (broken !== null || compactionDue) return;
+        if (snapshotEvery > 0 && position - snapshotAt >= snapshotEvery) {
+          compactionDue = true;
+          commit.barrierNext(compactBeside);
+        }
+      };
       const applied = (entry: LoggedCommand, resolve: (outcome: Applied) => void) => (): void => {
         position += 1;
         lastError = null;
         resolve(apply(entry));
-        if (snapshotEvery > 0 && position - snapshotAt >= snapshotEvery && !compactionDue) {
-          compactionDue = true;
-          commit.barrierNext(() => {
-            compactionDue = false;
-            compact(false);
-          });
-        }
+        compactIfDue();
       };
       const refused =
         (entry: LoggedCommand, reject: (error: Error) => void) =>
@@ -305,8 +382,12 @@ export function openStateFile(
         write(entry) {
           if (broken !== null) throw new StoreUnavailableError(broken);
           return new Promise<Applied>((resolve, reject) => {
-            if (entry.command.type === 'reset') commit.barrier(() => resetNow(entry, resolve, reject));
-            else commit.append(serializeEntry(entry), applied(entry, resolve), refused(entry, reject));
+            if (entry.command.type === 'reset') {
+              // A reset rewrites the files too: after the compaction going on, if any.
+              const queue = (): void => commit.barrier(() => resetNow(entry, resolve, reject));
+              if (background === null) queue();
+              else void background.then(queue);
+            } else commit.append(serializeEntry(entry), applied(entry, resolve), refused(entry, reject));
           });
         },
         catchUp: () => undefined,
@@ -324,7 +405,11 @@ export function openStateFile(
           snapshot: snapshotInfo,
         }),
         async close() {
-          await commit.idle();
+          // A compaction that was due when the writes stopped is made before the files are let go.
+          do {
+            await background;
+            await commit.idle();
+          } while (background !== null);
           closeSync(log.fd);
         },
       };

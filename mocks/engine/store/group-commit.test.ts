@@ -2,7 +2,8 @@
  * The order of group commit's steps, on a log whose writes and flushes complete when the test says:
  * a line is released only once a flush that started after its bytes were written has completed, in
  * log order even when flushes complete out of order; a flush starts for lines written while another
- * is in flight; a failed flush cuts back and fails every line not yet released; a barrier runs alone.
+ * is in flight; a failed flush cuts back and fails every line not yet released; a barrier runs alone,
+ * and one that returns a promise holds every later write and flush until it settles.
  */
 import { describe, expect, it } from 'vitest';
 import { createGroupCommit, type LogIo, MAX_FLUSHES } from './group-commit.ts';
@@ -196,5 +197,49 @@ describe('group commit', () => {
     await log.complete('write');
     await log.complete('sync');
     expect(order).toEqual(['a', 'barrier', 'b']);
+  });
+
+  it('a barrier that returns a promise holds every later write and flush until it settles, and may move the log', async () => {
+    const log = scriptedLog();
+    const file = { fd: 0, end: 0 };
+    const commit = createGroupCommit(file, log.io);
+    const order: string[] = [];
+    commit.append(
+      'a\n',
+      () => order.push('a'),
+      () => undefined,
+    );
+    let settle: () => void = () => undefined;
+    commit.barrier(
+      () =>
+        new Promise<void>((resolve) => {
+          order.push('barrier');
+          settle = () => {
+            // What a compaction does at its end: the log is another file, of another length.
+            file.fd = 1;
+            file.end = 10;
+            resolve();
+          };
+        }),
+    );
+    await log.complete('write');
+    await log.complete('sync');
+    expect(order).toEqual(['a', 'barrier']);
+    commit.append(
+      'b\n',
+      () => order.push('b'),
+      () => undefined,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log.pending('write')).toHaveLength(0);
+    expect(log.pending('sync')).toHaveLength(0);
+    settle();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log.pending('write')).toHaveLength(1);
+    await log.complete('write');
+    expect(file.end).toBe(12);
+    await log.complete('sync');
+    expect(order).toEqual(['a', 'barrier', 'b']);
+    await commit.idle();
   });
 });

@@ -42,7 +42,8 @@ interface Line {
 }
 
 interface Barrier {
-  readonly run: () => void;
+  /** A barrier that returns a promise holds every later step until it settles. */
+  readonly run: () => void | Promise<void>;
 }
 
 type Step = Line | Barrier;
@@ -59,10 +60,13 @@ interface Written {
 export interface GroupCommit {
   /** Appends `bytes`; `durable` runs once they and every line before them are on disk, in log order. */
   append(bytes: string, durable: () => void, failed: (failure: AppendFailure) => void): void;
-  /** Runs `run` alone (nothing written or flushed meanwhile), after every line appended before it. */
-  barrier(run: () => void): void;
+  /**
+   * Runs `run` alone (nothing written or flushed meanwhile), after every line appended before it; when
+   * it returns a promise, nothing after it starts before that settles.
+   */
+  barrier(run: () => void | Promise<void>): void;
   /** Like `barrier`, but ahead of every step not yet started (a compaction due now). */
-  barrierNext(run: () => void): void;
+  barrierNext(run: () => void | Promise<void>): void;
   /** Flushes made so far. */
   readonly flushes: number;
   /** Resolves once nothing is queued, written without its flush, or in flight. */
@@ -113,6 +117,8 @@ export function createGroupCommit(log: LogFile, io: LogIo = diskIo): GroupCommit
   let idleWaiters: (() => void)[] = [];
   /** True while lines are released: what they append or schedule waits for the pump after it. */
   let releasing = false;
+  /** True while a barrier's promise is pending. */
+  let barrierRunning = false;
 
   /** Cuts the log back to `end`; false when it cannot. */
   const cutBack = (end: number): boolean => {
@@ -125,7 +131,7 @@ export function createGroupCommit(log: LogFile, io: LogIo = diskIo): GroupCommit
     }
   };
 
-  const busy = (): boolean => writing || inFlight > 0 || written.length > 0;
+  const busy = (): boolean => writing || barrierRunning || inFlight > 0 || written.length > 0;
 
   const release = (durableEnd: number): void => {
     releasing = true;
@@ -196,18 +202,28 @@ export function createGroupCommit(log: LogFile, io: LogIo = diskIo): GroupCommit
       if (!writing && inFlight === 0) recover();
       else return;
     }
-    if (!writing && queue.length > 0) {
+    if (!writing && !barrierRunning && queue.length > 0) {
       const next = queue[0] as Step;
       if (!isBarrier(next)) writeNext();
       else if (!busy()) {
         queue.shift();
-        next.run();
+        const running = next.run();
+        if (running !== undefined) {
+          barrierRunning = true;
+          const settled = (): void => {
+            barrierRunning = false;
+            flushRequested = log.end;
+            pump();
+          };
+          running.then(settled, settled);
+          return;
+        }
         flushRequested = log.end;
         pump();
         return;
       }
     }
-    if (inFlight < MAX_FLUSHES && log.end > flushRequested && failedFlush === null) {
+    if (!barrierRunning && inFlight < MAX_FLUSHES && log.end > flushRequested && failedFlush === null) {
       flushRequested = log.end;
       flush();
     }

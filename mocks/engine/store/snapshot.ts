@@ -40,16 +40,28 @@ export interface Snapshot {
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
-export function encodeSnapshot(
-  meta: Omit<SnapshotHeader, 'cca-kit-snapshot' | 'bytes' | 'sha256' | 'createdAt'>,
-  image: Uint8Array,
-): Buffer {
+export type SnapshotMeta = Omit<SnapshotHeader, 'cca-kit-snapshot' | 'bytes' | 'sha256' | 'createdAt'>;
+
+export function encodeSnapshot(meta: SnapshotMeta, image: Uint8Array): Buffer {
+  return withHeader(meta, image, sha256(image));
+}
+
+/**
+ * `encodeSnapshot` with the checksum computed off the main thread (WebCrypto's digest runs in libuv's
+ * pool): hashing a large image would otherwise hold the event loop for as long as it takes.
+ */
+export async function encodeSnapshotAsync(meta: SnapshotMeta, image: Uint8Array): Promise<Buffer> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', image as Uint8Array<ArrayBuffer>);
+  return withHeader(meta, image, Buffer.from(digest).toString('hex'));
+}
+
+function withHeader(meta: SnapshotMeta, image: Uint8Array, checksum: string): Buffer {
   const header: SnapshotHeader = {
     'cca-kit-snapshot': SNAPSHOT_FORMAT,
     ...meta,
     createdAt: new Date().toISOString(),
     bytes: image.byteLength,
-    sha256: sha256(image),
+    sha256: checksum,
   };
   return Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`), image]);
 }
