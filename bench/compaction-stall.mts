@@ -1,0 +1,51 @@
+/**
+ * How long a compaction of a state file holds the event loop: writes N commands of the state-growth
+ * mix (bench/sections/state-growth.ts) to a log, opens it with a snapshot due at the next write, then
+ * makes that write and reports how long it took to answer, how long until the compaction was done
+ * (the store closed), and the longest event-loop delay seen meanwhile (`monitorEventLoopDelay`).
+ *
+ *   npx tsx bench/compaction-stall.mts [commands=50000]
+ */
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openStateFile } from '../mocks/engine/store/file.ts';
+import { createPersistentEngine } from '../mocks/engine/store/open.ts';
+import { commandLine } from './sections/state-growth.ts';
+
+const n = Number.parseInt(process.argv[2] ?? '50000', 10);
+const dir = mkdtempSync(join(tmpdir(), 'ct-'));
+const file = join(dir, 's.state');
+const options = { seed: 42, clock: 'frozen' as const };
+const made = await createPersistentEngine(options, (d, p) => openStateFile(file, d, p, { snapshotEvery: 0 }));
+await made.store.close();
+const real = made.origin.clockStart;
+const chunk: string[] = [];
+for (let i = 0; i < n; i += 1) {
+  chunk.push(commandLine(i, real));
+  if (chunk.length === 10_000) {
+    appendFileSync(file, chunk.join(''));
+    chunk.length = 0;
+  }
+}
+if (chunk.length > 0) appendFileSync(file, chunk.join(''));
+const whole = await createPersistentEngine(options, (d, p) =>
+  openStateFile(file, d, p, { snapshotEvery: n + 1 }),
+);
+const h = monitorEventLoopDelay({ resolution: 1 });
+h.enable();
+const t = performance.now();
+await whole.engine.execute({
+  type: 'organization.moderationMode',
+  organizationId: 'org_globex',
+  mode: 'standard',
+} as never);
+const ms = performance.now() - t;
+await whole.store.close();
+const total = performance.now() - t;
+h.disable();
+console.log(
+  `${n}: write that compacts ${ms.toFixed(0)} ms, compaction done in ${total.toFixed(0)} ms; max loop delay ${(h.max / 1e6).toFixed(0)} ms; snapshot ${JSON.stringify((await whole.store.health()).snapshot)}`,
+);
+rmSync(dir, { recursive: true, force: true });
