@@ -6,30 +6,19 @@
  *
  *   npx tsx bench/compaction-stall.mts [commands=50000]
  */
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openStateFile } from '../mocks/engine/store/file.ts';
 import { createPersistentEngine } from '../mocks/engine/store/open.ts';
-import { commandLine } from './sections/state-growth.ts';
+import { writeGrowthLog } from './sections/state-growth.ts';
 
 const n = Number.parseInt(process.argv[2] ?? '50000', 10);
 const dir = mkdtempSync(join(tmpdir(), 'ct-'));
 const file = join(dir, 's.state');
 const options = { seed: 42, clock: 'frozen' as const };
-const made = await createPersistentEngine(options, (d, p) => openStateFile(file, d, p, { snapshotEvery: 0 }));
-await made.store.close();
-const real = made.origin.clockStart;
-const chunk: string[] = [];
-for (let i = 0; i < n; i += 1) {
-  chunk.push(commandLine(i, real));
-  if (chunk.length === 10_000) {
-    appendFileSync(file, chunk.join(''));
-    chunk.length = 0;
-  }
-}
-if (chunk.length > 0) appendFileSync(file, chunk.join(''));
+await writeGrowthLog(file, n);
 const whole = await createPersistentEngine(options, (d, p) =>
   openStateFile(file, d, p, { snapshotEvery: n + 1 }),
 );

@@ -5,12 +5,12 @@
  *
  *   npx tsx bench/snapshot-profile.mts 100000 [dir]
  */
-import { appendFileSync, mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStateFile } from '../mocks/engine/store/file.ts';
 import { createPersistentEngine } from '../mocks/engine/store/open.ts';
-import { commandLine } from './sections/state-growth.ts';
+import { writeGrowthLog } from './sections/state-growth.ts';
 
 const n = Number.parseInt(process.argv[2] ?? '100000', 10);
 const dir = process.argv[3] ?? mkdtempSync(join(tmpdir(), 'snap-prof-'));
@@ -21,20 +21,7 @@ try {
   exists = statSync(`${file}.snapshot`).size > 0;
 } catch {}
 if (!exists) {
-  const made = await createPersistentEngine(options, (d, p) =>
-    openStateFile(file, d, p, { snapshotEvery: 0 }),
-  );
-  await made.store.close();
-  const real = made.origin.clockStart;
-  const chunk: string[] = [];
-  for (let i = 0; i < n; i += 1) {
-    chunk.push(commandLine(i, real));
-    if (chunk.length === 10_000) {
-      appendFileSync(file, chunk.join(''));
-      chunk.length = 0;
-    }
-  }
-  if (chunk.length > 0) appendFileSync(file, chunk.join(''));
+  await writeGrowthLog(file, n);
   // Replays the log; the interval is the log's length, so the first write after it compacts.
   const whole = await createPersistentEngine(options, (d, p) =>
     openStateFile(file, d, p, { snapshotEvery: 1 }),

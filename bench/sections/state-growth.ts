@@ -134,8 +134,11 @@ async function oneWrite(url: string): Promise<void> {
   await answer.arrayBuffer();
 }
 
-async function fileRows(n: number, dir: string): Promise<GrowthRow[]> {
-  const file = join(dir, `growth-${n}.state`);
+/**
+ * A state file at `file` (a mock of seed 42 on a frozen clock) with `n` commands of the mix appended
+ * directly, by the store's own serializer, not through HTTP.
+ */
+export async function writeGrowthLog(file: string, n: number): Promise<void> {
   const made = await createPersistentEngine({ seed: 42, clock: 'frozen' }, (d, p) =>
     openStateFile(file, d, p, { snapshotEvery: 0 }),
   );
@@ -150,6 +153,11 @@ async function fileRows(n: number, dir: string): Promise<GrowthRow[]> {
     }
   }
   if (chunk.length > 0) appendFileSync(file, chunk.join(''));
+}
+
+async function fileRows(n: number, dir: string): Promise<GrowthRow[]> {
+  const file = join(dir, `growth-${n}.state`);
+  await writeGrowthLog(file, n);
   const mib = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
   const rows: GrowthRow[] = [];
   // The interval is one past the log: the replay writes no snapshot, the one write after it does.
