@@ -263,6 +263,8 @@ export function openStateFile(
       let compactionDue = false;
       /** The compaction going on beside the writes: a reset and `close` wait for it. Never rejects. */
       let background: Promise<void> | null = null;
+      /** Resets asked for and not yet made: no compaction starts meanwhile (a reset is one itself). */
+      let resetsPending = 0;
       const compact = (reset: boolean): void => {
         fd = log.fd;
         offset = log.end;
@@ -278,6 +280,10 @@ export function openStateFile(
        * those and swaps the files. The capture is the one part that stays on the event loop.
        */
       const compactBeside = (): void => {
+        if (resetsPending > 0) {
+          compactionDue = false;
+          return;
+        }
         const at = position;
         const end = log.end;
         const from = keepOffset;
@@ -338,7 +344,7 @@ export function openStateFile(
         });
       };
       const compactIfDue = (): void => {
-        if (broken !== null || compactionDue) return;
+        if (broken !== null || compactionDue || resetsPending > 0) return;
         if (snapshotEvery > 0 && position - snapshotAt >= snapshotEvery) {
           compactionDue = true;
           commit.barrierNext(compactBeside);
@@ -383,8 +389,14 @@ export function openStateFile(
           if (broken !== null) throw new StoreUnavailableError(broken);
           return new Promise<Applied>((resolve, reject) => {
             if (entry.command.type === 'reset') {
-              // A reset rewrites the files too: after the compaction going on, if any.
-              const queue = (): void => commit.barrier(() => resetNow(entry, resolve, reject));
+              // A reset rewrites the files too: after the compaction going on, if any, and none
+              // starts before it is made.
+              resetsPending += 1;
+              const queue = (): void =>
+                commit.barrier(() => {
+                  resetsPending -= 1;
+                  resetNow(entry, resolve, reject);
+                });
               if (background === null) queue();
               else void background.then(queue);
             } else commit.append(serializeEntry(entry), applied(entry, resolve), refused(entry, reject));
