@@ -66,17 +66,29 @@ describe('cca-kit mock --state-file: snapshots and compaction', () => {
     await mock.stop('SIGTERM');
     expect(existsSync(`${file}.snapshot`)).toBe(true);
     expect(existsSync(`${file}.snapshot.prev`)).toBe(true);
-    // Compacted past the previous snapshot (at 40): 75 - 40 commands remain.
+    // A compaction runs beside the writes, so it captures where the writes are when it starts: a
+    // snapshot 20 commands or more after the one before (at 20, 40 and 60 when the writes are slower).
+    const positionOf = (path: string): number =>
+      (
+        JSON.parse(readFileSync(path).subarray(0, readFileSync(path).indexOf(10)).toString()) as {
+          position: number;
+        }
+      ).position;
+    const previous = positionOf(`${file}.snapshot.prev`);
+    const latestAt = positionOf(`${file}.snapshot`);
+    expect(previous).toBeGreaterThanOrEqual(20);
+    expect(latestAt - previous).toBeGreaterThanOrEqual(20);
+    // Compacted past the previous snapshot: the commands after it remain.
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
-    expect(lines.length - 1).toBe(35);
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ base: 40 });
+    expect(lines.length - 1).toBe(75 - previous);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({ base: previous });
 
     mock = await startMock([...FLAGS, '--state-file', file]);
-    expect(mock.output()).toMatch(/snapshot at 60, 75 writes in all/);
+    expect(mock.output()).toMatch(new RegExp(`snapshot at ${latestAt}, 75 writes in all`));
     const health = await json(`${mock.url}/__mock/health`);
     expect(health.body).toMatchObject({
       status: 'ready',
-      store: { position: 75, snapshot: { position: 60 } },
+      store: { position: 75, snapshot: { position: latestAt } },
     });
     const after = await Promise.all(ids.map((id) => caseText(mock?.url as string, id)));
     expect(after).toEqual(before);
@@ -88,7 +100,7 @@ describe('cca-kit mock --state-file: snapshots and compaction', () => {
     writeFileSync(`${file}.snapshot`, latest);
     mock = await startMock([...FLAGS, '--state-file', file]);
     expect(mock.output()).toMatch(/refused snapshot .*bounded\.state\.snapshot: checksum mismatch/);
-    expect(mock.output()).toMatch(/snapshot at 40, 75 writes in all/);
+    expect(mock.output()).toMatch(new RegExp(`snapshot at ${previous}, 75 writes in all`));
     const rebuilt = await Promise.all(ids.map((id) => caseText(mock?.url as string, id)));
     expect(rebuilt).toEqual(before);
     await mock.stop('SIGTERM');
