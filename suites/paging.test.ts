@@ -1,3 +1,4 @@
+import { startRepliedMockTarget } from './target-replied.ts';
 import { describeLaws } from './vitest-laws.ts';
 
-describeLaws('paging');
+describeLaws('paging', { 'paging.list-counts-at-edges': startRepliedMockTarget });

@@ -1,3 +1,7 @@
+import { startRepliedMockTarget } from './target-replied.ts';
 import { describeLaws } from './vitest-laws.ts';
 
-describeLaws('parameters');
+describeLaws('parameters', {
+  'parameters.tag-volume-responded-only': startRepliedMockTarget,
+  'analytics.engagement-users': startRepliedMockTarget,
+});

@@ -1,3 +1,4 @@
+import { startRepliedMockTarget } from './target-replied.ts';
 import { describeLaws } from './vitest-laws.ts';
 
-describeLaws('schemas');
+describeLaws('schemas', { 'schemas.response-times-paired': startRepliedMockTarget });

@@ -23,13 +23,16 @@ import { moderationMemberOrder } from './moderation-member-order.ts';
 import { moderationExternalIdPerOrganization } from './moderation-organizations.ts';
 import { moderationSettlesUnread } from './moderation-unread.ts';
 import { pagingLaws } from './paging.ts';
+import { listCountsAtEdges } from './paging-edges.ts';
 import { searchFilter, searchPages } from './parameters-search.ts';
 import { engagementPlatforms, tagAnalyticsParameters, tagVolumeParameters } from './parameters-tags.ts';
 import { analyticsWindows } from './parameters-windows.ts';
 import { readsAgree } from './reads-agree.ts';
 import { otherReadsDateRules } from './reads-date-only.ts';
 import { fullFilterNoRespondedDefault, legacyRespondedFalse } from './responded-default.ts';
+import { responseTimesPaired } from './response-times.ts';
 import { schemaLaws } from './schemas.ts';
+import { searchQueueTermKeeps } from './search-queue-term.ts';
 import { sentimentCounts } from './sentiment-counts.ts';
 import { sentimentDays } from './sentiment-days.ts';
 import { sentimentTagIsolation } from './sentiment-tag-isolation.ts';
@@ -39,6 +42,7 @@ import { statusLaws } from './status.ts';
 import { tagFiguresAgree } from './tag-figures.ts';
 import { tagSearchIsolation } from './tag-search-isolation.ts';
 import { tagVolumeKeepsListed, tagVolumeNamesTags } from './tag-volume-keeps.ts';
+import { tagVolumeRespondedOnly } from './tag-volume-responded.ts';
 import { windowOffsets } from './window-offsets.ts';
 import { windowLaws } from './windows.ts';
 import { workloadBuckets } from './workload-buckets.ts';
@@ -48,11 +52,13 @@ export const allLaws: readonly Law[] = [
   ...docsLaws,
   swaggerUiAssets,
   ...schemaLaws,
+  responseTimesPaired,
   conversationJsonOnRequest,
   ...authLaws,
   ...statusLaws,
   sharedIds,
   ...pagingLaws,
+  listCountsAtEdges,
   ...windowLaws,
   fullFilterNoRespondedDefault,
   legacyRespondedFalse,
@@ -68,8 +74,10 @@ export const allLaws: readonly Law[] = [
   tagVolumeParameters,
   tagVolumeKeepsListed,
   tagVolumeNamesTags,
+  tagVolumeRespondedOnly,
   engagementPlatforms,
   searchFilter,
+  searchQueueTermKeeps,
   searchPages,
   ...identityLaws,
   readsAgree,
