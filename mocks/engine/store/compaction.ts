@@ -100,6 +100,8 @@ export function compactLog(step: Compaction): {
   end: number;
   keepOffset: number;
   keepPosition: number;
+  /** A step after the rename that failed: the new log is in use, its rename may not be durable. */
+  error: string | null;
 } {
   const { path, header } = step;
   const epoch = header.epoch ?? null;
@@ -155,10 +157,21 @@ export function compactLog(step: Compaction): {
     closeSync(logOut);
   }
   renameSync(logTemporary, path);
-  syncDirectory(path);
-  closeSync(step.fd);
-  if (step.reset) rmSync(previousOf(path), { force: true });
+  // Past the rename the old log is gone from the directory: from here on the new one is used, even
+  // when the directory's fsync fails (appending to the old one would write where no restart reads).
+  let error: string | null = null;
+  try {
+    syncDirectory(path);
+  } catch (cause) {
+    error = (cause as Error).message;
+  }
   const fd = openSync(path, 'r+');
+  try {
+    closeSync(step.fd);
+    if (step.reset) rmSync(previousOf(path), { force: true });
+  } catch (cause) {
+    error ??= (cause as Error).message;
+  }
   const end = Buffer.byteLength(first) + tailBytes;
-  return { fd, end, keepOffset: end, keepPosition: step.position };
+  return { fd, end, keepOffset: end, keepPosition: step.position, error };
 }

@@ -248,6 +248,7 @@ export function openStateFile(
           keepPosition = done.keepPosition;
           snapshotAt = position;
           snapshotInfo = { position, at: new Date().toISOString() };
+          if (done.error !== null) lastError = `snapshot written, log compacted: ${done.error}`;
         } catch (cause) {
           lastError = `snapshot not written: ${(cause as Error).message}`;
         }
