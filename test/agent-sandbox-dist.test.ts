@@ -1,8 +1,9 @@
 /**
  * The sandbox also runs from the compiled package: the package build turns `.ts` into `.js` keeping
  * the folder layout (`tsc` with `rewriteRelativeImportExtensions`), and then the worker must start
- * from `worker.js` without any TypeScript loader. This compiles mocks/agent/sandbox/ the same way, file
- * by file, into a scratch folder inside node_modules (so its bare imports resolve), and runs a script.
+ * from `worker.js` without any TypeScript loader. This compiles mocks/agent/sandbox/ (and the engine's
+ * `worker-entry.ts` it finds its worker with) the same way, file by file, into a scratch folder inside
+ * node_modules (so its bare imports resolve) with the same layout, and runs a script.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,30 +17,39 @@ type EntryModule = typeof import('../mocks/agent/sandbox/worker-entry.ts');
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const source = join(root, 'mocks', 'agent', 'sandbox');
+const engineSource = join(root, 'mocks', 'engine');
 const cache = join(root, 'node_modules', '.cache');
 mkdirSync(cache, { recursive: true });
-const out = mkdtempSync(join(cache, 'cca-kit-sandbox-dist-'));
+const scratch = mkdtempSync(join(cache, 'cca-kit-sandbox-dist-'));
+const out = join(scratch, 'mocks', 'agent', 'sandbox');
 
 afterAll(() => {
-  rmSync(out, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
 });
 
+function compileFile(from: string, to: string): void {
+  const { outputText } = ts.transpileModule(readFileSync(from, 'utf8'), {
+    fileName: from,
+    compilerOptions: {
+      // transpileModule cannot see package.json's "type": ESNext is the ESM that tsc emits here.
+      module: ts.ModuleKind.ESNext,
+      target: ts.ScriptTarget.ES2022,
+      verbatimModuleSyntax: true,
+      rewriteRelativeImportExtensions: true,
+    },
+  });
+  writeFileSync(to, outputText);
+}
+
 function compile(): void {
+  mkdirSync(out, { recursive: true });
   for (const name of readdirSync(source)) {
     if (!name.endsWith('.ts') || name.endsWith('.test.ts')) continue;
-    const { outputText } = ts.transpileModule(readFileSync(join(source, name), 'utf8'), {
-      fileName: name,
-      compilerOptions: {
-        // transpileModule cannot see package.json's "type": ESNext is the ESM that tsc emits here.
-        module: ts.ModuleKind.ESNext,
-        target: ts.ScriptTarget.ES2022,
-        verbatimModuleSyntax: true,
-        rewriteRelativeImportExtensions: true,
-      },
-    });
-    writeFileSync(join(out, name.replace(/\.ts$/, '.js')), outputText);
+    compileFile(join(source, name), join(out, name.replace(/\.ts$/, '.js')));
   }
-  writeFileSync(join(out, 'package.json'), '{ "type": "module" }\n');
+  mkdirSync(join(scratch, 'mocks', 'engine'), { recursive: true });
+  compileFile(join(engineSource, 'worker-entry.ts'), join(scratch, 'mocks', 'engine', 'worker-entry.js'));
+  writeFileSync(join(scratch, 'package.json'), '{ "type": "module" }\n');
 }
 
 describe('execute sandbox from compiled JavaScript', () => {

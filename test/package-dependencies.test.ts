@@ -82,14 +82,14 @@ function packagesReached(entries: readonly string[], extension: '.js' | '.d.ts')
 const IN_FLIGHT: Readonly<Record<string, string>> = {};
 
 /**
- * Packages the compiled code reaches only in a source checkout, never in the package: the agent sandbox
- * starts `worker.js` beside it, and only where that is missing (vitest on the sources) finds tsx to run
- * `worker.ts`; the dashboard serves its page's compiled `.js`, and only where that is missing transpiles
+ * Packages the compiled code reaches only in a source checkout, never in the package: a worker thread
+ * (the agent sandbox's, the state file's compaction replica) starts from the `.js` beside the module
+ * that asks, and only where that is missing (vitest on the sources) finds tsx to run the `.ts`; the dashboard serves its page's compiled `.js`, and only where that is missing transpiles
  * the `.ts` with TypeScript. Each maps the one dist/ file that reaches it to the compiled file whose
  * presence keeps it unreached (the last test checks it is built).
  */
 const SOURCE_CHECKOUT_ONLY: Readonly<Record<string, { readonly file: string; readonly compiled: string }>> = {
-  tsx: { file: 'dist/mocks/agent/sandbox/worker-entry.js', compiled: 'dist/mocks/agent/sandbox/worker.js' },
+  tsx: { file: 'dist/mocks/engine/worker-entry.js', compiled: 'dist/mocks/agent/sandbox/worker.js' },
   typescript: {
     file: 'dist/mocks/http/dashboard/assets.js',
     compiled: 'dist/mocks/http/dashboard/page/app.js',

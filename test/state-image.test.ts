@@ -7,7 +7,7 @@
  * (submissions as objects) and of format 1 (that, and listed by walk order) still restore.
  */
 
-import { deserialize } from 'node:v8';
+import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { MockClock } from '../mocks/engine/clock.ts';
 import { exportDataFile } from '../mocks/engine/data-file/export.ts';
@@ -174,5 +174,16 @@ describe('the engine image of a snapshot', () => {
     }
     moderation['stray'] = new Unknown();
     expect(() => captureImage(image.take())).toThrow(/holds a Unknown, which a snapshot cannot restore/);
+  });
+
+  it("names its classes by fixed names, not by the running code's: an image of the CLI's bundle (where a class may be named _SortedIndex) restores in the library's modules", async () => {
+    const from = await engineWithCases();
+    const bytes = captureImage(from.image.take());
+    const decoded = deserialize(bytes) as { names: string[] };
+    // What the bundled CLI wrote before the names were fixed: the bundler's names, with a leading _.
+    const bundled = serialize({ ...decoded, names: decoded.names.map((name) => `_${name}`) });
+    const to = await engineWithImage();
+    to.image.put(restoreImage(bundled, to.image.take()));
+    await expectSameEngine(from.engine, to.engine);
   });
 });

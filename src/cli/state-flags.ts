@@ -36,10 +36,15 @@ export async function openPersistentState(
   if (file !== undefined) {
     if (file === '') throw new UsageError('--state-file needs a file path');
     const { openStateFile } = await import('../../mocks/engine/store/file.ts');
+    // A compaction's image is captured by a replica in a worker thread unless told to capture inline.
+    const inline = process.env.CCA_MOCK_COMPACTION === 'inline';
     const opened = await createPersistentEngine(
       options,
-      (describe, proposal) =>
-        openStateFile(file, describe, proposal, snapshotEvery === undefined ? {} : { snapshotEvery }),
+      (describe, proposal, replica) =>
+        openStateFile(file, describe, proposal, {
+          ...(snapshotEvery === undefined ? {} : { snapshotEvery }),
+          ...(inline ? {} : { replica }),
+        }),
       progress,
     );
     const health = await opened.store.health();

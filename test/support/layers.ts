@@ -28,6 +28,7 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
       'secret-headers.ts',
       'secret-mask.ts',
       'sha256.ts',
+      'worker-entry.ts',
     ].map((file) => `${ENGINE}${file}`),
   },
   // The domain, one folder per slice: each holds its own state and rules, and knows no engine around it.
@@ -95,8 +96,11 @@ export const LAYERS: readonly { readonly name: string; readonly folders: readonl
     name: 'engine entry',
     folders: ['full-parts.ts', 'engine.ts', 'index.ts'].map((file) => `${ENGINE}${file}`),
   },
-  // An engine on a persistent store.
-  { name: 'engine on a store', folders: [`${ENGINE}store/open.ts`] },
+  // An engine on a persistent store, and the engine a state file's compaction replica runs in its worker.
+  {
+    name: 'engine on a store',
+    folders: [`${ENGINE}store/open.ts`, `${ENGINE}store/compaction-replica-worker.ts`],
+  },
   // HTTP clients of the contract and HAR entries (the dashboard's export and `cca-kit record` share them).
   { name: 'client and HAR', folders: ['src/client/', 'src/har/'] },
   // The adapters that do not listen on a port themselves: the agent tools, MSW's handlers.

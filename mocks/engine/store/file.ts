@@ -28,6 +28,7 @@ import {
   writeSnapshotBeside,
 } from './background-compaction.ts';
 import { compactLog, headerLine, loadLatestSnapshot, removeLeftovers } from './compaction.ts';
+import { type CompactionReplica, type ReplicaSetup, startCompactionReplica } from './compaction-replica.ts';
 import { type AppendFailure, createGroupCommit, type LogFile } from './group-commit.ts';
 import { captureImage, restoreImage } from './image.ts';
 import { type LogScan, readLines, scanLog } from './log-lines.ts';
@@ -39,7 +40,7 @@ import {
   StateStoreError,
 } from './origin.ts';
 import { replayInSteps } from './replay.ts';
-import type { Snapshot } from './snapshot.ts';
+import { SNAPSHOT_FORMAT, type Snapshot } from './snapshot.ts';
 import {
   type ApplyEntry,
   type CommandStore,
@@ -63,6 +64,12 @@ export interface OpenedFile {
 export interface StateFileOptions {
   /** Commands between snapshots (default 10,000); 0 never snapshots (a reset still compacts). */
   readonly snapshotEvery?: number;
+  /**
+   * Builds the state again in a worker thread that follows the log, so a compaction's image is
+   * captured there and not on the event loop (`compaction-replica.ts`). Without it, or when the
+   * replica fails, the image is captured on the event loop.
+   */
+  readonly replica?: ReplicaSetup;
 }
 
 export const DEFAULT_SNAPSHOT_EVERY = 10_000;
@@ -197,21 +204,36 @@ export function openStateFile(
       let snapshotAt = base;
       let keepPosition = base;
       let snapshotInfo: { position: number; at: string } | null = null;
+      /** What the replica starts from: the image restored here (kept only until it starts). */
+      let startImage: { bytes: Uint8Array; format: number } | null = null;
       if (snapshot !== undefined) {
         if (progress !== undefined) progress.phase = 'snapshot';
         image.put(restoreImage(snapshot.image, image.take(), snapshot.header['cca-kit-snapshot']));
         snapshotAt = snapshot.header.position;
         keepPosition = Math.min(snapshotAt, base + logged);
         snapshotInfo = { position: snapshotAt, at: snapshot.header.createdAt };
+        if (options.replica !== undefined)
+          startImage = { bytes: snapshot.image, format: snapshot.header['cca-kit-snapshot'] };
         snapshot = undefined;
       }
+      const imageAt = snapshotAt;
+      const replayFrom = keepOffset;
+      const replayTo = keep;
       await replayInSteps(entries ?? entriesIn(fd), total, apply, progress);
       let position = snapshotAt + total;
       entries = undefined;
       let offset = keep;
       let lastError: string | null = null;
+      let replicaFrom = { image: startImage, position: imageAt, from: replayFrom, to: replayTo };
       if (snapshotAt > base + logged) {
         // Killed after a reset's snapshot, before its log was cut: cut it now.
+        const now = captureImage(image.take());
+        replicaFrom = {
+          image: { bytes: now, format: SNAPSHOT_FORMAT },
+          position: snapshotAt,
+          from: 0,
+          to: 0,
+        };
         const done = compactLog({
           path,
           header: found,
@@ -221,12 +243,18 @@ export function openStateFile(
           keepPosition: snapshotAt,
           position: snapshotAt,
           reset: true,
-          image: captureImage(image.take()),
+          image: now,
         });
         fd = done.fd;
         offset = done.end;
         keepOffset = done.keepOffset;
       }
+      startImage = null;
+      const started =
+        options.replica === undefined ? null : startReplica(path, options.replica, found, replicaFrom);
+      const replica = typeof started === 'string' ? null : started;
+      const replicaRefused = typeof started === 'string' ? started : null;
+      replicaFrom = { image: null, position: 0, from: 0, to: 0 };
 
       /** Writes a snapshot at `position` and compacts; a failure is reported, the log stays as it was. */
       const snapshotNow = (reset: boolean): void => {
@@ -275,10 +303,11 @@ export function openStateFile(
       };
 
       /**
-       * A compaction beside the writes (`background-compaction.ts`). Run as a barrier: the image is
-       * captured where nothing is in flight, so it is the state at `position`; writing it and copying
-       * the log then go on while later lines are appended to the old log, and a last barrier copies
-       * those and swaps the files. The capture is the one part that stays on the event loop.
+       * A compaction beside the writes (`background-compaction.ts`). Run as a barrier: where nothing is
+       * in flight the state is the one at `position`, and the image of that position is taken, by the
+       * replica when there is one (the event loop goes on answering while it serialises its own copy),
+       * otherwise here. Writing it and copying the log then go on while later lines are appended to the
+       * old log, and a last barrier copies those and swaps the files.
        */
       const compactBeside = (): void => {
         if (resetsPending > 0) {
@@ -289,15 +318,26 @@ export function openStateFile(
         const end = log.end;
         const from = keepOffset;
         const base = keepPosition;
-        let captured: Buffer;
-        try {
-          captured = captureImage(image.take());
-        } catch (cause) {
-          lastError = `snapshot not written: ${(cause as Error).message}`;
-          compactionDue = false;
-          return;
+        const following = replica !== null && replica.failure === null;
+        let inline: Buffer | null = null;
+        if (!following) {
+          try {
+            inline = captureImage(image.take());
+          } catch (cause) {
+            lastError = `snapshot not written: ${(cause as Error).message}`;
+            compactionDue = false;
+            return;
+          }
         }
         const run = async (): Promise<void> => {
+          let captured: Uint8Array;
+          try {
+            captured = inline ?? (await (replica as CompactionReplica).capture(at));
+          } catch (cause) {
+            // The next compaction captures here: a replica that failed once is never asked again.
+            lastError = `snapshot not written: ${(cause as Error).message}`;
+            return;
+          }
           try {
             await writeSnapshotBeside(
               path,
@@ -351,12 +391,14 @@ export function openStateFile(
           commit.barrierNext(compactBeside);
         }
       };
-      const applied = (entry: LoggedCommand, resolve: (outcome: Applied) => void) => (): void => {
-        position += 1;
-        lastError = null;
-        resolve(apply(entry));
-        compactIfDue();
-      };
+      const applied =
+        (entry: LoggedCommand, line: string, resolve: (outcome: Applied) => void) => (): void => {
+          position += 1;
+          lastError = null;
+          resolve(apply(entry));
+          replica?.feed(line);
+          compactIfDue();
+        };
       const refused =
         (entry: LoggedCommand, reject: (error: Error) => void) =>
         (failure: AppendFailure): void => {
@@ -377,6 +419,7 @@ export function openStateFile(
         // A reset is a snapshot of the fresh state: the commands before it are dropped, not appended to.
         const outcome = apply(entry);
         position += 1;
+        replica?.feed(serializeEntry(entry));
         compact(true);
         if (snapshotAt !== position)
           reject(new StoreUnavailableError(`cannot reset state file ${path}: ${lastError}`));
@@ -400,7 +443,10 @@ export function openStateFile(
                 });
               if (background === null) queue();
               else void background.then(queue);
-            } else commit.append(serializeEntry(entry), applied(entry, resolve), refused(entry, reject));
+            } else {
+              const line = serializeEntry(entry);
+              commit.append(line, applied(entry, line, resolve), refused(entry, reject));
+            }
           });
         },
         catchUp: () => undefined,
@@ -413,6 +459,8 @@ export function openStateFile(
           connected: lastError === null || lastError.startsWith('snapshot'),
           lastError,
           flushes: commit.flushes,
+          capture: replica !== null && replica.failure === null ? 'replica' : 'event loop',
+          replicaFailure: replica?.failure ?? replicaRefused,
           epoch,
           diverged: null,
           snapshot: snapshotInfo,
@@ -423,9 +471,49 @@ export function openStateFile(
             await background;
             await commit.idle();
           } while (background !== null);
+          await replica?.close();
           closeSync(log.fd);
         },
       };
     },
   };
+}
+
+/**
+ * Starts the replica on what the engine was built from; why not when it cannot start (the store then
+ * captures on the event loop, as without one). The log is opened for it here: the replica reads the
+ * lines through this descriptor, so a compaction that renames the file meanwhile changes nothing it reads.
+ */
+function startReplica(
+  path: string,
+  setup: ReplicaSetup,
+  origin: StateOrigin,
+  from: {
+    readonly image: { readonly bytes: Uint8Array; readonly format: number } | null;
+    readonly position: number;
+    readonly from: number;
+    readonly to: number;
+  },
+): CompactionReplica | string {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (cause) {
+    return `cannot open ${path} for the compaction replica: ${(cause as Error).message}`;
+  }
+  try {
+    return startCompactionReplica({
+      setup,
+      origin,
+      image: from.image?.bytes ?? null,
+      format: from.image?.format ?? SNAPSHOT_FORMAT,
+      fd,
+      from: from.from,
+      to: from.to,
+      position: from.position,
+    });
+  } catch (cause) {
+    closeSync(fd);
+    return (cause as Error).message;
+  }
 }

@@ -27,13 +27,25 @@ import { SerialisedJson } from '../types.ts';
 import { SNAPSHOT_FORMAT } from './snapshot.ts';
 import type { EngineImage } from './types.ts';
 
-/** Classes whose instances are plain fields (no private state): their prototype is put back by name. */
-const CLASSES: ReadonlyMap<string, object> = new Map(
-  [ActionTable, SortedIndex, DataBaseline, MetricsAccumulator, TagAccumulator, SerialisedJson].map((type) => [
-    type.name,
-    type.prototype as object,
-  ]),
-);
+/**
+ * Classes whose instances are plain fields (no private state): their prototype is put back by name.
+ * The names are written out, not read from `type.name`: a bundler may rename a class (esbuild makes
+ * `class SortedIndex` with a static reference to itself `class _SortedIndex`), and an image written by
+ * the CLI's bundle must restore in the library's modules (a compaction replica runs those) and back.
+ */
+const CLASSES: ReadonlyMap<string, object> = new Map<string, object>([
+  ['ActionTable', ActionTable.prototype],
+  ['SortedIndex', SortedIndex.prototype],
+  ['DataBaseline', DataBaseline.prototype],
+  ['MetricsAccumulator', MetricsAccumulator.prototype],
+  ['TagAccumulator', TagAccumulator.prototype],
+  ['SerialisedJson', SerialisedJson.prototype],
+]);
+const NAMES: ReadonlyMap<object, string> = new Map([...CLASSES].map(([name, proto]) => [proto, name]));
+
+/** The class of `name` in an image; images the CLI's bundle wrote before names were fixed say `_Name`. */
+const classNamed = (name: string): object | undefined =>
+  CLASSES.get(name) ?? (name.startsWith('_') ? CLASSES.get(name.slice(1)) : undefined);
 const PLAIN = new Set<unknown>([Object.prototype, Array.prototype, Map.prototype, Set.prototype, null]);
 
 /** The engine parts a snapshot never holds, by the name an image gives them. */
@@ -111,9 +123,11 @@ export function captureImage(image: EngineImage): Buffer {
   const visit = (value: object): void => {
     const proto = Object.getPrototypeOf(value) as object | null;
     if (!PLAIN.has(proto) && !(value instanceof LazyMap)) {
-      const type = (proto as { constructor?: { name?: string } }).constructor?.name ?? '?';
-      if (CLASSES.get(type) !== proto)
-        throw new Error(`the state holds a ${type}, which a snapshot cannot restore`);
+      const type = NAMES.get(proto as object);
+      if (type === undefined) {
+        const named = (proto as { constructor?: { name?: string } }).constructor?.name ?? '?';
+        throw new Error(`the state holds a ${named}, which a snapshot cannot restore`);
+      }
       tagged.push(value);
       names.push(type);
     }
@@ -224,7 +238,7 @@ function restoreListed(decoded: ImageV2, parts: Record<Opaque, object>): void {
   if (tagged.length !== names.length) throw new Error('the image does not match its class list');
   for (let i = 0; i < tagged.length; i += 1) {
     const name = names[i] as string;
-    const proto = CLASSES.get(name);
+    const proto = classNamed(name);
     if (proto === undefined) throw new Error(`unknown class ${name}`);
     Object.setPrototypeOf(tagged[i], proto);
   }
@@ -253,7 +267,7 @@ function restoreWalked(decoded: ImageV1, parts: Record<Opaque, object>): void {
       if (replacement === undefined) throw new Error(`unknown engine part ${name}`);
       return replacement;
     }
-    const proto = CLASSES.get(name);
+    const proto = classNamed(name);
     if (proto === undefined) throw new Error(`unknown class ${name}`);
     Object.setPrototypeOf(value, proto);
     return undefined;

@@ -66,6 +66,12 @@ export interface StoreHealth {
   readonly lastEntryId?: string;
   /** A file store: disk flushes made so far (fewer than writes when concurrent writes share one). */
   readonly flushes?: number;
+  /**
+   * A file store: where a compaction's image is captured. `replica` while a worker thread follows the
+   * log (`compaction-replica.ts`); `event loop` without one, or once it failed (`replicaFailure` why).
+   */
+  readonly capture?: 'replica' | 'event loop';
+  readonly replicaFailure?: string | null;
   /** A shared store: what reading the log's end before requests costs. */
   readonly catchUp?: { readonly reads: number; readonly meanMs: number; readonly maxMs: number };
 }

@@ -1,0 +1,156 @@
+/**
+ * The compaction replica (`mocks/engine/store/compaction-replica.ts`), in process on real files and a
+ * real worker thread: the image it captures is the one the main engine would capture at the same
+ * position, byte for byte, after a start from a snapshot and a log and after writes of every kind; a
+ * restart loads its snapshot; a replica that cannot be built leaves the store capturing on the event
+ * loop, with the failure reported, and nothing lost.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { deserialize } from 'node:v8';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { writeGrowthLog } from '../bench/sections/state-growth.ts';
+import { sampleSubmission } from '../mocks/engine/moderation/sample.ts';
+import { openStateFile } from '../mocks/engine/store/file.ts';
+import { captureImage } from '../mocks/engine/store/image.ts';
+import { createPersistentEngine } from '../mocks/engine/store/open.ts';
+import type { StateOrigin } from '../mocks/engine/store/origin.ts';
+import { decodeSnapshot } from '../mocks/engine/store/snapshot.ts';
+import type { ImageAccess } from '../mocks/engine/store/types.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'cca-compaction-replica-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const OPTIONS = { seed: 42, clock: 'frozen' as const };
+
+/** Opens `file`; `access` is the main engine's image, to capture it the way an inline compaction does. */
+async function open(
+  file: string,
+  snapshotEvery: number,
+  replica: 'replica' | 'none' | 'broken' | 'uncloneable',
+) {
+  let access: ImageAccess | undefined;
+  const made = await createPersistentEngine(OPTIONS, (describe, proposal, setup) => {
+    const pending = openStateFile(file, describe, proposal, {
+      snapshotEvery,
+      ...(replica === 'replica' ? { replica: setup } : {}),
+      // A setup the worker cannot build an engine from: the replica fails as it loads.
+      ...(replica === 'broken' ? { replica: { options: { ...setup.options, actions: -1 } } } : {}),
+      // One that cannot be sent to a worker: the replica never starts.
+      ...(replica === 'uncloneable' ? { replica: { options: { ...setup.options, f: () => 0 } } } : {}),
+    });
+    return {
+      ...pending,
+      attach: (apply, image, progress) => {
+        access = image;
+        return pending.attach(apply, image, progress);
+      },
+    };
+  });
+  const image = (): Buffer => captureImage((access as ImageAccess).take());
+  return { ...made, image };
+}
+
+/** Writes of several kinds, one at a time, so the log's order is the order they are made. */
+async function writeMix(engine: Awaited<ReturnType<typeof open>>['engine'], count: number, tag: string) {
+  for (let i = 0; i < count; i += 1) {
+    const kind = i % 3;
+    if (kind === 0)
+      await engine.execute({
+        type: 'moderation.submit',
+        organizationId: 'org_acme',
+        submission: sampleSubmission({ externalId: `${tag}-${i}` }),
+      });
+    else if (kind === 1)
+      await engine.execute({
+        type: 'keys.create',
+        input: { organizationId: 'org_acme', name: `${tag}-${i}` },
+      });
+    else await engine.execute({ type: 'clock.advance', ms: 1000 });
+  }
+}
+
+const snapshotImage = (file: string, origin: StateOrigin): { position: number; image: Uint8Array } => {
+  const decoded = decodeSnapshot(readFileSync(`${file}.snapshot`), {
+    fingerprint: origin.fingerprint,
+    epoch: origin.epoch ?? null,
+  });
+  if (typeof decoded === 'string') throw new Error(decoded);
+  return { position: decoded.header.position, image: decoded.image };
+};
+
+/**
+ * Two images of the same state: the state parts alike (an image also holds when the clock last read
+ * the real time, which a restart reads anew).
+ */
+const sameState = (a: Uint8Array, b: Uint8Array): boolean =>
+  isDeepStrictEqual(
+    (deserialize(a) as { state: unknown }).state,
+    (deserialize(b) as { state: unknown }).state,
+  );
+
+describe('compaction replica', () => {
+  it("captures the main engine's image byte for byte, started from a snapshot and a log, after writes of every kind; a restart loads it", async () => {
+    const file = join(dir, 'follow.state');
+    await writeGrowthLog(file, 400);
+    // Opened with a snapshot due well after the log: the replica replays all 400 lines itself.
+    const first = await open(file, 1000, 'replica');
+    await writeMix(first.engine, 30, 'a');
+    await first.store.close();
+    // Reopened: it loads nothing yet (no snapshot), then compacts at 430 + 1 with the replica's image.
+    const second = await open(file, 431, 'replica');
+    await writeMix(second.engine, 1, 'b');
+    await second.store.close();
+    // Still following after the compaction it captured: none of it was made on the event loop.
+    expect((await second.store.health()).replicaFailure).toBe('the compaction replica was closed');
+    const health = await second.store.health();
+    expect(health.lastError).toBeNull();
+    expect(health.snapshot?.position).toBe(431);
+    const written = snapshotImage(file, first.origin);
+    expect(written.position).toBe(431);
+    expect(Buffer.from(written.image).equals(second.image())).toBe(true);
+
+    // Started from that snapshot, the replica replays only the lines after it, and is fed the rest.
+    const third = await open(file, 20, 'replica');
+    await writeMix(third.engine, 20, 'c');
+    expect((await third.store.health()).capture).toBe('replica');
+    await third.store.close();
+    expect((await third.store.health()).replicaFailure).toBe('the compaction replica was closed');
+    const after = snapshotImage(file, first.origin);
+    expect(after.position).toBe(451);
+    expect(Buffer.from(after.image).equals(third.image())).toBe(true);
+    expect((await third.store.health()).lastError).toBeNull();
+
+    const again = await open(file, 0, 'none');
+    expect(again.notes).toEqual([]);
+    expect((await again.store.health()).position).toBe(451);
+    expect(sameState(again.image(), third.image())).toBe(true);
+    await again.store.close();
+  });
+
+  it('a replica that fails, as it starts or as it loads, leaves the capture to the event loop: the health answer says why, and the snapshots are written', async () => {
+    for (const broken of ['load', 'start'] as const) {
+      const file = join(dir, `broken-${broken}.state`);
+      const first = await open(file, 5, broken === 'load' ? 'broken' : 'uncloneable');
+      await writeMix(first.engine, 6, 'x');
+      // A replica that fails as it loads says so when its worker gives up (a moment after the start).
+      await vi.waitFor(async () => expect((await first.store.health()).capture).toBe('event loop'), {
+        timeout: 20_000,
+      });
+      expect((await first.store.health()).replicaFailure).toMatch(
+        broken === 'load' ? /actions must be/ : /could not be cloned/,
+      );
+      await writeMix(first.engine, 6, 'y');
+      await first.store.close();
+      // A compaction that asked the replica before it failed is made again on the event loop.
+      expect(snapshotImage(file, first.origin).position).toBeGreaterThanOrEqual(10);
+      const again = await open(file, 0, 'none');
+      expect(again.notes).toEqual([]);
+      expect((await again.store.health()).position).toBe(12);
+      expect(sameState(again.image(), first.image())).toBe(true);
+      await again.store.close();
+    }
+  });
+});
