@@ -39,10 +39,12 @@ await whole.engine.execute({
   mode: 'standard',
 } as never);
 const ms = performance.now() - t;
+// The process's resident memory (a worker's heap included) once the compaction's write is answered.
+const rss = process.memoryUsage().rss / 2 ** 20;
 await whole.store.close();
 const total = performance.now() - t;
 h.disable();
 console.log(
-  `${n} (${capture}): write that compacts ${ms.toFixed(0)} ms, compaction done in ${total.toFixed(0)} ms; max loop delay ${(h.max / 1e6).toFixed(0)} ms; snapshot ${JSON.stringify((await whole.store.health()).snapshot)}, captured ${capture === 'replica' && (await whole.store.health()).replicaFailure === 'the compaction replica was closed' ? 'by the replica' : 'on the event loop'}`,
+  `${n} (${capture}): write that compacts ${ms.toFixed(0)} ms, compaction done in ${total.toFixed(0)} ms; max loop delay ${(h.max / 1e6).toFixed(0)} ms; rss ${rss.toFixed(0)} MiB; snapshot ${JSON.stringify((await whole.store.health()).snapshot)}, captured ${capture === 'replica' && (await whole.store.health()).replicaFailure === 'the compaction replica was closed' ? 'by the replica' : 'on the event loop'}`,
 );
 rmSync(dir, { recursive: true, force: true });
