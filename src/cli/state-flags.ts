@@ -32,12 +32,12 @@ export async function openPersistentState(
   if (file !== undefined && url !== undefined)
     throw new UsageError('--state-file and --state are alternatives: give one of them');
   if (file === undefined && url === undefined) return undefined;
+  // A snapshot's image is captured by a replica in a worker thread unless told to capture inline.
+  const inline = process.env.CCA_MOCK_COMPACTION === 'inline';
   const { createPersistentEngine } = await import('../../mocks/engine/store/open.ts');
   if (file !== undefined) {
     if (file === '') throw new UsageError('--state-file needs a file path');
     const { openStateFile } = await import('../../mocks/engine/store/file.ts');
-    // A compaction's image is captured by a replica in a worker thread unless told to capture inline.
-    const inline = process.env.CCA_MOCK_COMPACTION === 'inline';
     const opened = await createPersistentEngine(
       options,
       (describe, proposal, replica) =>
@@ -62,8 +62,11 @@ export async function openPersistentState(
   if (typeof location === 'string') throw new UsageError(location);
   const opened = await createPersistentEngine(
     options,
-    (describe, proposal) =>
-      openRedisStore(location, describe, proposal, snapshotEvery === undefined ? {} : { snapshotEvery }),
+    (describe, proposal, replica) =>
+      openRedisStore(location, describe, proposal, {
+        ...(snapshotEvery === undefined ? {} : { snapshotEvery }),
+        ...(inline ? {} : { replica }),
+      }),
     progress,
   );
   const health = await opened.store.health();

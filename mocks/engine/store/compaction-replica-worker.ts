@@ -82,7 +82,8 @@ async function load(): Promise<void> {
     access = image;
     if (start.image !== null) image.put(restoreImage(start.image, image.take(), start.format));
     // The descriptor stays the main thread's: it closes it once this replica is ready or has stopped.
-    for (const text of readLines(start.fd, start.from, start.to)) {
+    const lines = start.fd === null ? [] : readLines(start.fd, start.from, start.to);
+    for (const text of lines) {
       applyEntry(parseEntry(text, `the replica's line at position ${position + 1}`));
       position += 1;
     }

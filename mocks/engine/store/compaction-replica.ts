@@ -36,11 +36,11 @@ export interface ReplicaStart {
   readonly image: Uint8Array | null;
   readonly format: number;
   /**
-   * A descriptor of the log opened for the replica and the byte range to replay. It is closed here
-   * when the replica is ready or stops: a worker that closes a descriptor its thread did not open
-   * makes Node warn.
+   * A descriptor of the log opened for the replica and the byte range to replay (null: nothing to
+   * replay, the image is the state). It is closed here when the replica is ready or stops: a worker
+   * that closes a descriptor its thread did not open makes Node warn.
    */
-  readonly fd: number;
+  readonly fd: number | null;
   readonly from: number;
   readonly to: number;
   /** The log position of the image (the lines come after it). */
@@ -94,9 +94,9 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
   }
   // A replica never keeps the process alive: the store's close stops it.
   worker.unref();
-  let descriptorOpen = true;
+  let descriptorOpen = start.fd !== null;
   const release = (): void => {
-    if (!descriptorOpen) return;
+    if (!descriptorOpen || start.fd === null) return;
     descriptorOpen = false;
     try {
       closeSync(start.fd);

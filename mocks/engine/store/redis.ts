@@ -26,6 +26,7 @@ import { randomUUID } from 'node:crypto';
 import { ClientClosedError, ClientOfflineError, createClient, ErrorReply } from '@redis/client';
 import { readBeforeRetry } from '../commands/read-back.ts';
 import type { LoggedCommand } from '../commands/types.ts';
+import { type CompactionReplica, type ReplicaSetup, startCompactionReplica } from './compaction-replica.ts';
 import { captureImage, restoreImage } from './image.ts';
 import {
   checkOrigin,
@@ -42,6 +43,7 @@ import {
   snapshotKeys,
   writeRedisSnapshot,
 } from './redis-snapshot.ts';
+import { SNAPSHOT_FORMAT } from './snapshot.ts';
 import {
   type Applied,
   type ApplyEntry,
@@ -102,7 +104,15 @@ export async function openRedisStore(
   location: RedisLocation,
   expected: OriginDescription,
   proposal: StateOrigin,
-  options: { readonly snapshotEvery?: number; readonly readBackMs?: number } = {},
+  options: {
+    readonly snapshotEvery?: number;
+    readonly readBackMs?: number;
+    /**
+     * Captures a snapshot's image in a worker thread that follows the log (`compaction-replica.ts`),
+     * started from the first image this replica holds (a snapshot it loads, or the first it captures).
+     */
+    readonly replica?: ReplicaSetup;
+  } = {},
 ): Promise<PendingStore> {
   let connectedOnce = false;
   let lastError: string | null = null;
@@ -168,6 +178,7 @@ export async function openRedisStore(
         notes,
         clientError: () => lastError,
         ...(progress === undefined ? {} : { progress }),
+        ...(options.replica === undefined ? {} : { replica: options.replica }),
       });
       await store.catchUp();
       return store;
@@ -217,6 +228,7 @@ interface SharedStoreParts {
   readonly notes: string[];
   readonly clientError: () => string | null;
   readonly progress?: LoadProgress;
+  readonly replica?: ReplicaSetup;
 }
 
 function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promise<void> } {
@@ -236,6 +248,31 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
   let snapshotting = false;
   const waiters = new Map<string, (outcome: Applied) => void>();
   const rounds = { count: 0, totalMs: 0, maxMs: 0 };
+  /** The compaction replica, once this replica holds an image to start it from; fed every entry applied. */
+  let follower: CompactionReplica | null = null;
+  let followerRefused: string | null = null;
+  /** (Re)starts the replica on `bytes`, the image of the state now held, at `at` entries applied. */
+  const follow = (bytes: Uint8Array, format: number, at: number): void => {
+    if (parts.replica === undefined || followerRefused !== null) return;
+    void follower?.close();
+    follower = null;
+    try {
+      follower = startCompactionReplica({
+        setup: parts.replica,
+        origin,
+        image: bytes,
+        format,
+        fd: null,
+        from: 0,
+        to: 0,
+        position: at,
+      });
+    } catch (cause) {
+      followerRefused = (cause as Error).message;
+    }
+  };
+  const following = (): CompactionReplica | null =>
+    follower !== null && follower.failure === null ? follower : null;
 
   const diverge = (what: string): void => {
     diverged ??= `${what} (at ${location.display})`;
@@ -248,6 +285,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
     if (found === undefined || lastId === undefined || compareIds(lastId, atLeast) < 0) return false;
     if (parts.progress !== undefined && parts.progress.phase !== 'ready') parts.progress.phase = 'snapshot';
     image.put(restoreImage(found.image, image.take(), found.header['cca-kit-snapshot']));
+    follow(found.image, found.header['cca-kit-snapshot'], found.header.position);
     position = lastId;
     applied = found.header.position;
     snapshotAt = applied;
@@ -260,15 +298,21 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
     if (epoch === null || snapshotting || diverged !== null) return;
     if (!reset && (parts.snapshotEvery <= 0 || applied - snapshotAt < parts.snapshotEvery)) return;
     snapshotting = true;
-    const at = { position: applied, lastId: position };
-    let bytes: Uint8Array;
-    try {
-      bytes = captureImage(image.take());
-    } catch (cause) {
-      readError = `snapshot not written: ${(cause as Error).message}`;
-      snapshotAt = applied;
-      snapshotting = false;
-      return;
+    let at = { position: applied, lastId: position };
+    const worker = following();
+    /** The image at `at`: from the replica (asked once the lock is held) or captured here, now. */
+    let bytes: Uint8Array | Promise<Uint8Array> | undefined;
+    if (worker === null || reset) {
+      try {
+        bytes = worker === null ? captureImage(image.take()) : worker.capture(at.position);
+      } catch (cause) {
+        readError = `snapshot not written: ${(cause as Error).message}`;
+        snapshotAt = applied;
+        snapshotting = false;
+        return;
+      }
+      // The first image this replica holds starts the compaction replica: no capture after it is made here.
+      if (worker === null && bytes instanceof Uint8Array) follow(bytes, SNAPSHOT_FORMAT, at.position);
     }
     void (async () => {
       try {
@@ -276,11 +320,18 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
           ? 'OK'
           : await client.sendCommand<string | null>(['SET', keys.lock, replica, 'NX', 'PX', '60000']);
         if (lock !== 'OK') return;
+        if (bytes === undefined && worker !== null) {
+          // Asked where the lock is held, at the state applied now: a replica that does not get it
+          // never has the image made.
+          at = { position: applied, lastId: position };
+          bytes = worker.capture(at.position);
+        }
+        const image = await (bytes as Uint8Array | Promise<Uint8Array>);
         const written = await writeRedisSnapshot(
           client,
           keys,
           { fingerprint: origin.fingerprint, epoch, ...at, reset },
-          bytes,
+          image,
         );
         if (written === -2) diverge(`the log's origin changed while a snapshot was written`);
         if (written === 1) snapshotInfo = { position: at.position, at: new Date().toISOString() };
@@ -337,8 +388,10 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
         }
         for (const [id, fields] of fresh) {
           const at = fields.indexOf('c');
-          const entry = parseEntry(fields[at + 1] ?? '', `Redis ${logKey} entry ${id}`);
+          const text = fields[at + 1] ?? '';
+          const entry = parseEntry(text, `Redis ${logKey} entry ${id}`);
           const outcome = apply(entry);
+          follower?.feed(`${text}\n`);
           position = id;
           applied += 1;
           const waiter = entry.origin === undefined ? undefined : waiters.get(entry.origin);
@@ -475,6 +528,8 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
         epoch,
         diverged,
         snapshot: snapshotInfo,
+        capture: following() === null ? 'event loop' : 'replica',
+        replicaFailure: follower?.failure ?? followerRefused,
         catchUp: {
           reads: rounds.count,
           meanMs: rounds.count === 0 ? 0 : Math.round((rounds.totalMs / rounds.count) * 1000) / 1000,
@@ -484,6 +539,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
     },
     async close() {
       clearInterval(poll);
+      await follower?.close();
       try {
         await client.close();
       } catch {
