@@ -466,12 +466,14 @@ export function openStateFile(
           snapshot: snapshotInfo,
         }),
         async close() {
-          // A compaction that was due when the writes stopped is made before the files are let go.
+          // The replica stops first: a capture it owes (it may still be replaying a long log) is not
+          // waited for. A compaction that was due when the writes stopped is then made here, on the
+          // event loop, before the files are let go.
+          await replica?.close();
           do {
             await background;
             await commit.idle();
           } while (background !== null);
-          await replica?.close();
           closeSync(log.fd);
         },
       };
