@@ -8,9 +8,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { ReplicaReply, ReplicaRequest, ReplicaStart } from './compaction-replica.ts';
 import { captureImage, restoreImage } from './image.ts';
 import { readLines } from './log-lines.ts';
+import { createMemoryStore } from './memory.ts';
 import { engineOnOrigin, type PersistentOptions } from './open.ts';
 import { parseEntry } from './origin.ts';
-import type { ApplyEntry, CommandStore, ImageAccess } from './types.ts';
+import type { ApplyEntry, ImageAccess } from './types.ts';
 
 const start = workerData as ReplicaStart;
 const port = parentPort;
@@ -24,24 +25,9 @@ let access: ImageAccess | undefined;
 let stopped = false;
 
 /** A store that takes no write: the replica's engine changes only by the lines it is sent. */
-const followerStore: CommandStore = {
-  kind: 'memory',
-  synchronous: true,
-  write() {
-    throw new Error('a compaction replica takes no write of its own');
-  },
-  catchUp: () => undefined,
-  health: () => ({
-    store: 'memory',
-    location: null,
-    position,
-    logLength: position,
-    lag: 0,
-    connected: true,
-    lastError: null,
-  }),
-  close: async () => undefined,
-};
+const followerStore = createMemoryStore(() => {
+  throw new Error('a compaction replica takes no write of its own');
+});
 
 function fail(message: string, id?: number): void {
   if (stopped) return;
