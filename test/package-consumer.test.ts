@@ -11,9 +11,10 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, cp, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -69,14 +70,18 @@ interface RunningMock {
 }
 
 /** `npx cca-kit mock --port 0` in the project; resolves once it printed its URL and seeded keys. */
-async function startInstalledMock(cwd: string): Promise<RunningMock> {
+async function startInstalledMock(
+  cwd: string,
+  flags: readonly string[] = [],
+  env: Readonly<Record<string, string>> = {},
+): Promise<RunningMock> {
   const child: ChildProcess = spawn(
     'npx',
-    ['--no-install', 'cca-kit', 'mock', '--port', '0', '--seed', '42'],
+    ['--no-install', 'cca-kit', 'mock', '--port', '0', '--seed', '42', ...flags],
     {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, npm_config_update_notifier: 'false' },
+      env: { ...process.env, npm_config_update_notifier: 'false', ...env },
       detached: true,
     },
   );
@@ -271,6 +276,49 @@ describe('the packed package installed into a fresh project', () => {
     }
     // No bundle, no cache directory, nothing written into the project or the installed package.
     expect(await snapshot(project())).toEqual(before);
+  });
+
+  it('the installed mock with --state-file captures its snapshots in the compaction replica (the compiled worker, no tsx) and starts again from them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'cca-package-state-'));
+    const flags = ['--state-file', join(dir, 'sandbox.state')];
+    const env = { CCA_MOCK_SNAPSHOT_EVERY: '5' };
+    const health = async (url: string) =>
+      ((await (await fetch(`${url}/__mock/health`)).json()) as { store: Record<string, unknown> }).store;
+    try {
+      const first = await startInstalledMock(project(), flags, env);
+      try {
+        for (let i = 0; i < 7; i += 1) {
+          const made = await fetch(`${first.url}/__mock/keys`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ organizationId: 'org_acme', profile: 'reporting', name: `package-${i}` }),
+          });
+          expect(made.status).toBe(201);
+        }
+        const deadline = Date.now() + scaled(20_000);
+        let store = await health(first.url);
+        while ((store['snapshot'] as { position?: number } | null)?.position !== 5 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          store = await health(first.url);
+        }
+        expect(store['snapshot']).toMatchObject({ position: 5 });
+        expect(store['capture']).toBe('replica');
+        expect(store['replicaFailure']).toBeNull();
+      } finally {
+        await first.stop();
+      }
+      const again = await startInstalledMock(project(), flags, env);
+      try {
+        const store = await health(again.url);
+        expect(store['position']).toBe(7);
+        expect(store['snapshot']).toMatchObject({ position: 5 });
+        expect(store['capture']).toBe('replica');
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('the installed cca-kit mcp --stdio serves the agent tools to the official MCP client', async () => {
