@@ -287,6 +287,10 @@ describe('the packed package installed into a fresh project', () => {
     try {
       const first = await startInstalledMock(project(), flags, env);
       try {
+        // Once the replica has loaded (a capture due before it is made on the event loop).
+        const loaded = Date.now() + scaled(20_000);
+        while ((await health(first.url))['capture'] !== 'replica' && Date.now() < loaded)
+          await new Promise((resolve) => setTimeout(resolve, 50));
         for (let i = 0; i < 7; i += 1) {
           const made = await fetch(`${first.url}/__mock/keys`, {
             method: 'POST',

@@ -101,6 +101,12 @@ const inOrder = (bytes: Uint8Array, part?: 'state'): string => {
  */
 const sameState = (a: Uint8Array, b: Uint8Array): boolean => inOrder(a, 'state') === inOrder(b, 'state');
 
+/** Waits until the store's replica has loaded: a capture due before is made on the event loop. */
+const untilReplica = (store: { health(): unknown }): Promise<void> =>
+  vi.waitFor(async () => expect(((await store.health()) as { capture?: string }).capture).toBe('replica'), {
+    timeout: 20_000,
+  });
+
 describe('compaction replica', () => {
   it("captures the main engine's image byte for byte, started from a snapshot and a log, after writes of every kind; a restart loads it", async () => {
     const file = join(dir, 'follow.state');
@@ -111,6 +117,7 @@ describe('compaction replica', () => {
     await first.store.close();
     // Reopened: it loads nothing yet (no snapshot), then compacts at 430 + 1 with the replica's image.
     const second = await open(file, 431, 'replica');
+    await untilReplica(second.store);
     await writeMix(second.engine, 1, 'b');
     // The capture waits for the replica to have replayed the 430 lines; then the snapshot is written.
     await vi.waitFor(async () => expect((await second.store.health()).snapshot?.position).toBe(431), {
@@ -128,6 +135,7 @@ describe('compaction replica', () => {
 
     // Started from that snapshot, the replica replays only the lines after it, and is fed the rest.
     const third = await open(file, 20, 'replica');
+    await untilReplica(third.store);
     await writeMix(third.engine, 20, 'c');
     await vi.waitFor(async () => expect((await third.store.health()).snapshot?.position).toBe(451), {
       timeout: 20_000,
@@ -194,7 +202,7 @@ describe('compaction replica', () => {
       await writeMix(first.engine, 5, 'r');
       await vi.waitFor(async () => expect(await snapshotAt()).toBe(5), { timeout: 10_000 });
       // The snapshot at 5 was made on the event loop; the replica started from its image.
-      expect((await first.store.health()).capture).toBe('replica');
+      await untilReplica(first.store);
       await writeMix(first.engine, 5, 's');
       await vi.waitFor(async () => expect(await snapshotAt()).toBe(10), { timeout: 10_000 });
       const client = createClient({ url: location.url, RESP: 2 });

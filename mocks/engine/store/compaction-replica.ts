@@ -54,6 +54,10 @@ export interface CompactionReplica {
   capture(position: number): Promise<Uint8Array>;
   /** Null while it works; otherwise why it stopped. */
   readonly failure: string | null;
+  /** True once it has loaded what it started from: a capture then waits only for its serialisation. */
+  readonly ready: boolean;
+  /** What the health answer says of it. */
+  readonly state: 'replica' | 'replica loading' | 'event loop';
   close(): Promise<void>;
 }
 
@@ -81,6 +85,7 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
     new URL('./compaction-replica-worker.ts', import.meta.url),
   );
   let failure: string | null = null;
+  let ready = false;
   let nextId = 1;
   const waiting = new Map<number, { resolve(bytes: Uint8Array): void; reject(error: Error): void }>();
   let batch: string[] = [];
@@ -114,8 +119,10 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
     void worker.terminate();
   };
   worker.on('message', (reply: ReplicaReply) => {
-    if (reply.type === 'ready') release();
-    else if (reply.type === 'image') {
+    if (reply.type === 'ready') {
+      ready = true;
+      release();
+    } else if (reply.type === 'image') {
       waiting.get(reply.id)?.resolve(reply.bytes);
       waiting.delete(reply.id);
     } else if (reply.type === 'failed' || reply.type === 'boot-failed') {
@@ -152,6 +159,13 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
     },
     get failure() {
       return failure;
+    },
+    get ready() {
+      return ready && failure === null;
+    },
+    get state() {
+      if (failure !== null) return 'event loop';
+      return ready ? 'replica' : 'replica loading';
     },
     async close() {
       stop('the compaction replica was closed');

@@ -318,7 +318,9 @@ export function openStateFile(
         const end = log.end;
         const from = keepOffset;
         const base = keepPosition;
-        const following = replica !== null && replica.failure === null;
+        // A replica still loading (a long log's replay at start) is not waited for: this one capture
+        // is made here, as without a replica.
+        const following = replica?.ready === true;
         let inline: Buffer | null = null;
         if (!following) {
           try {
@@ -459,21 +461,23 @@ export function openStateFile(
           connected: lastError === null || lastError.startsWith('snapshot'),
           lastError,
           flushes: commit.flushes,
-          capture: replica !== null && replica.failure === null ? 'replica' : 'event loop',
+          capture: replica?.state ?? 'event loop',
           replicaFailure: replica?.failure ?? replicaRefused,
           epoch,
           diverged: null,
           snapshot: snapshotInfo,
         }),
         async close() {
-          // The replica stops first: a capture it owes (it may still be replaying a long log) is not
-          // waited for. A compaction that was due when the writes stopped is then made here, on the
-          // event loop, before the files are let go.
-          await replica?.close();
+          // A replica still replaying a long log stops first: a stop never waits for that, and a
+          // compaction due then is made here, on the event loop. A loaded one finishes what it owes
+          // (its serialisation), so the compactions due when the writes stopped are made before the
+          // files are let go, as without a replica.
+          if (replica !== null && !replica.ready) await replica.close();
           do {
             await background;
             await commit.idle();
           } while (background !== null);
+          await replica?.close();
           closeSync(log.fd);
         },
       };

@@ -271,8 +271,8 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
       followerRefused = (cause as Error).message;
     }
   };
-  const following = (): CompactionReplica | null =>
-    follower !== null && follower.failure === null ? follower : null;
+  /** The replica when it can capture now; one still loading is not waited for (the capture is made here). */
+  const following = (): CompactionReplica | null => (follower?.ready === true ? follower : null);
 
   const diverge = (what: string): void => {
     diverged ??= `${what} (at ${location.display})`;
@@ -311,8 +311,9 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
         snapshotting = false;
         return;
       }
-      // The first image this replica holds starts the compaction replica: no capture after it is made here.
-      if (worker === null && bytes instanceof Uint8Array) follow(bytes, SNAPSHOT_FORMAT, at.position);
+      // The first image this replica holds starts the compaction replica (one loading or failed is
+      // left as it is): the captures after it are made there.
+      if (follower === null && bytes instanceof Uint8Array) follow(bytes, SNAPSHOT_FORMAT, at.position);
     }
     void (async () => {
       try {
@@ -528,7 +529,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
         epoch,
         diverged,
         snapshot: snapshotInfo,
-        capture: following() === null ? 'event loop' : 'replica',
+        capture: follower?.state ?? 'event loop',
         replicaFailure: follower?.failure ?? followerRefused,
         catchUp: {
           reads: rounds.count,

@@ -67,10 +67,11 @@ export interface StoreHealth {
   /** A file store: disk flushes made so far (fewer than writes when concurrent writes share one). */
   readonly flushes?: number;
   /**
-   * A file store: where a compaction's image is captured. `replica` while a worker thread follows the
-   * log (`compaction-replica.ts`); `event loop` without one, or once it failed (`replicaFailure` why).
+   * Where a snapshot's image is captured. `replica` while a worker thread follows the log
+   * (`compaction-replica.ts`), `replica loading` while it loads (a capture due then is made on the
+   * event loop); `event loop` without one, or once it failed (`replicaFailure` says why).
    */
-  readonly capture?: 'replica' | 'event loop';
+  readonly capture?: 'replica' | 'replica loading' | 'event loop';
   readonly replicaFailure?: string | null;
   /** A shared store: what reading the log's end before requests costs. */
   readonly catchUp?: { readonly reads: number; readonly meanMs: number; readonly maxMs: number };
