@@ -107,6 +107,28 @@ const untilReplica = (store: { health(): unknown }): Promise<void> =>
     timeout: 20_000,
   });
 
+type Health = { snapshot?: { position: number } | null; capture?: string };
+
+/**
+ * Waits until a snapshot at `position` is written, then checks the replica captured it (it is still
+ * following: had it failed, the capture would have been made on the event loop).
+ */
+async function snapshotByReplica(store: { health(): unknown }, position: number): Promise<void> {
+  await vi.waitFor(async () => expect(((await store.health()) as Health).snapshot?.position).toBe(position), {
+    timeout: 20_000,
+  });
+  expect(((await store.health()) as Health).capture).toBe('replica');
+}
+
+/** Opened again without a replica, `file` loads without a note to `position` and holds `image`'s state. */
+async function expectReopens(file: string, position: number, image: Uint8Array): Promise<void> {
+  const again = await open(file, 0, 'none');
+  expect(again.notes).toEqual([]);
+  expect((await again.store.health()).position).toBe(position);
+  expect(sameState(again.image(), image)).toBe(true);
+  await again.store.close();
+}
+
 describe('compaction replica', () => {
   it("captures the main engine's image byte for byte, started from a snapshot and a log, after writes of every kind; a restart loads it", async () => {
     const file = join(dir, 'follow.state');
@@ -119,12 +141,7 @@ describe('compaction replica', () => {
     const second = await open(file, 431, 'replica');
     await untilReplica(second.store);
     await writeMix(second.engine, 1, 'b');
-    // The capture waits for the replica to have replayed the 430 lines; then the snapshot is written.
-    await vi.waitFor(async () => expect((await second.store.health()).snapshot?.position).toBe(431), {
-      timeout: 20_000,
-    });
-    // Still following after the compaction it captured: none of it was made on the event loop.
-    expect((await second.store.health()).capture).toBe('replica');
+    await snapshotByReplica(second.store, 431);
     await second.store.close();
     const health = await second.store.health();
     expect(health.lastError).toBeNull();
@@ -137,21 +154,14 @@ describe('compaction replica', () => {
     const third = await open(file, 20, 'replica');
     await untilReplica(third.store);
     await writeMix(third.engine, 20, 'c');
-    await vi.waitFor(async () => expect((await third.store.health()).snapshot?.position).toBe(451), {
-      timeout: 20_000,
-    });
-    expect((await third.store.health()).capture).toBe('replica');
+    await snapshotByReplica(third.store, 451);
     await third.store.close();
     const after = snapshotImage(file, first.origin);
     expect(after.position).toBe(451);
     expect(Buffer.from(after.image).equals(third.image())).toBe(true);
     expect((await third.store.health()).lastError).toBeNull();
 
-    const again = await open(file, 0, 'none');
-    expect(again.notes).toEqual([]);
-    expect((await again.store.health()).position).toBe(451);
-    expect(sameState(again.image(), third.image())).toBe(true);
-    await again.store.close();
+    await expectReopens(file, 451, third.image());
   });
 
   it('a replica that fails, as it starts or as it loads, leaves the capture to the event loop: the health answer says why, and the snapshots are written', async () => {
@@ -170,11 +180,7 @@ describe('compaction replica', () => {
       await first.store.close();
       // A compaction that asked the replica before it failed is made again on the event loop.
       expect(snapshotImage(file, first.origin).position).toBeGreaterThanOrEqual(10);
-      const again = await open(file, 0, 'none');
-      expect(again.notes).toEqual([]);
-      expect((await again.store.health()).position).toBe(12);
-      expect(sameState(again.image(), first.image())).toBe(true);
-      await again.store.close();
+      await expectReopens(file, 12, first.image());
     }
   });
 
@@ -197,14 +203,14 @@ describe('compaction replica', () => {
           },
         };
       });
-      const snapshotAt = async (): Promise<number | undefined> =>
-        (await first.store.health()).snapshot?.position;
       await writeMix(first.engine, 5, 'r');
-      await vi.waitFor(async () => expect(await snapshotAt()).toBe(5), { timeout: 10_000 });
+      await vi.waitFor(async () => expect((await first.store.health()).snapshot?.position).toBe(5), {
+        timeout: 20_000,
+      });
       // The snapshot at 5 was made on the event loop; the replica started from its image.
       await untilReplica(first.store);
       await writeMix(first.engine, 5, 's');
-      await vi.waitFor(async () => expect(await snapshotAt()).toBe(10), { timeout: 10_000 });
+      await snapshotByReplica(first.store, 10);
       const client = createClient({ url: location.url, RESP: 2 });
       await client.connect();
       const stored = await readRedisSnapshot(
