@@ -12,7 +12,7 @@ import { readDataFiles } from './data-flag.ts';
 import { EXECUTE_FLAGS, EXECUTE_USAGE, sandboxOptionsFromFlags, textModeFromFlag } from './execute-flags.ts';
 import { integerFlag, parseFlags } from './flags.ts';
 import { type CliIo, type Command, formatTable, UsageError } from './io.ts';
-import { openPersistentState, snapshotEveryOf } from './state-flags.ts';
+import { compactionCaptureOf, openPersistentState, snapshotEveryOf } from './state-flags.ts';
 
 const USAGE = `Usage: cca-kit mock [options]
 
@@ -152,6 +152,7 @@ export const mockCommand: Command = {
     const host = values.host ?? '127.0.0.1';
     const persistentFlags = values['state-file'] !== undefined || values.state !== undefined;
     const snapshotEvery = snapshotEveryOf(process.env['CCA_MOCK_SNAPSHOT_EVERY']);
+    const capture = compactionCaptureOf(process.env['CCA_MOCK_COMPACTION']);
     // A persistent state can take a while to load: its port is open at once and answers 503 with the
     // progress (mocks/http/starting.ts), then the server takes it over.
     const progress: LoadProgress = { phase: 'opening', applied: 0, total: null };
@@ -168,6 +169,7 @@ export const mockCommand: Command = {
       },
       progress,
       snapshotEvery,
+      capture,
     ).catch(async (error: unknown) => {
       await gate?.close();
       throw error;

@@ -21,6 +21,13 @@ export function snapshotEveryOf(raw: string | undefined): number | undefined {
   return every;
 }
 
+/** Where a snapshot's image is captured: `CCA_MOCK_COMPACTION` (`replica`, the default, or `inline`). */
+export function compactionCaptureOf(raw: string | undefined): 'replica' | 'inline' {
+  if (raw === undefined || raw.trim() === '') return 'replica';
+  if (raw === 'replica' || raw === 'inline') return raw;
+  throw new UsageError(`CCA_MOCK_COMPACTION must be replica or inline (got ${JSON.stringify(raw)})`);
+}
+
 /** Undefined when neither flag is given: the engine stays in memory. */
 export async function openPersistentState(
   file: string | undefined,
@@ -28,12 +35,13 @@ export async function openPersistentState(
   options: EngineOptions & { readonly clock: 'real' | 'frozen' },
   progress?: LoadProgress,
   snapshotEvery?: number,
+  /** `inline`: a snapshot's image is captured on the event loop, never by a replica in a worker. */
+  capture: 'replica' | 'inline' = 'replica',
 ): Promise<OpenedState | undefined> {
   if (file !== undefined && url !== undefined)
     throw new UsageError('--state-file and --state are alternatives: give one of them');
   if (file === undefined && url === undefined) return undefined;
-  // A snapshot's image is captured by a replica in a worker thread unless told to capture inline.
-  const inline = process.env.CCA_MOCK_COMPACTION === 'inline';
+  const inline = capture === 'inline';
   const { createPersistentEngine } = await import('../../mocks/engine/store/open.ts');
   if (file !== undefined) {
     if (file === '') throw new UsageError('--state-file needs a file path');
