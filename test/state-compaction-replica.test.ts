@@ -32,7 +32,7 @@ const OPTIONS = { seed: 42, clock: 'frozen' as const };
 async function open(
   file: string,
   snapshotEvery: number,
-  replica: 'replica' | 'none' | 'broken' | 'uncloneable',
+  replica: 'replica' | 'none' | 'broken' | 'uncloneable' | 'laggard',
 ) {
   let access: ImageAccess | undefined;
   const made = await createPersistentEngine(OPTIONS, (describe, proposal, setup) => {
@@ -43,6 +43,8 @@ async function open(
       ...(replica === 'broken' ? { replica: { options: { ...setup.options, actions: -1 } } } : {}),
       // One that cannot be sent to a worker: the replica never starts.
       ...(replica === 'uncloneable' ? { replica: { options: { ...setup.options, f: () => 0 } } } : {}),
+      // One allowed 2 lines behind: the writes made while it still loads leave it further behind.
+      ...(replica === 'laggard' ? { replica: { ...setup, maxBehind: 2 } } : {}),
     });
     return {
       ...pending,
@@ -164,18 +166,22 @@ describe('compaction replica', () => {
     await expectReopens(file, 451, third.image());
   });
 
-  it('a replica that fails, as it starts or as it loads, leaves the capture to the event loop: the health answer says why, and the snapshots are written', async () => {
-    for (const broken of ['load', 'start'] as const) {
+  it('a replica that fails, as it starts, as it loads or by falling too far behind, leaves the capture to the event loop: the health answer says why, and the snapshots are written', async () => {
+    const modes = { load: 'broken', start: 'uncloneable', behind: 'laggard' } as const;
+    const why = {
+      load: /actions must be/,
+      start: /could not be cloned/,
+      behind: /fell more than 2 lines behind/,
+    };
+    for (const broken of ['load', 'start', 'behind'] as const) {
       const file = join(dir, `broken-${broken}.state`);
-      const first = await open(file, 5, broken === 'load' ? 'broken' : 'uncloneable');
+      const first = await open(file, 5, modes[broken]);
       await writeMix(first.engine, 6, 'x');
       // A replica that fails as it loads says so when its worker gives up (a moment after the start).
       await vi.waitFor(async () => expect((await first.store.health()).capture).toBe('event loop'), {
         timeout: 20_000,
       });
-      expect((await first.store.health()).replicaFailure).toMatch(
-        broken === 'load' ? /actions must be/ : /could not be cloned/,
-      );
+      expect((await first.store.health()).replicaFailure).toMatch(why[broken]);
       await writeMix(first.engine, 6, 'y');
       await first.store.close();
       // A compaction that asked the replica before it failed is made again on the event loop.

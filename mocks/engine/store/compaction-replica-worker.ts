@@ -20,6 +20,8 @@ const reply = (message: ReplicaReply, transfer: ArrayBuffer[] = []): void =>
   port.postMessage(message, transfer);
 
 let position = start.position;
+/** Lines applied of those sent after the start (the main thread bounds how far behind they are). */
+let fedApplied = 0;
 let apply: ApplyEntry | undefined;
 let access: ImageAccess | undefined;
 let stopped = false;
@@ -45,7 +47,9 @@ function applyLines(text: string): void {
     if (line === '') continue;
     apply(parseEntry(line, `the replica's line at position ${position + 1}`));
     position += 1;
+    fedApplied += 1;
   }
+  reply({ type: 'applied', lines: fedApplied });
 }
 
 function capture(id: number, at: number): void {

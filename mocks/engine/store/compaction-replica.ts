@@ -26,7 +26,15 @@ import type { StateOrigin } from './origin.ts';
  */
 export interface ReplicaSetup {
   readonly options: object;
+  /** Fed lines it may have left to apply before it is stopped (default `MAX_BEHIND`). */
+  readonly maxBehind?: number;
 }
+
+/**
+ * A replica further behind than this many lines stops (and the store captures on the event loop):
+ * the lines waiting for it are held in memory, which must stay bounded whatever the worker does.
+ */
+export const MAX_BEHIND = 100_000;
 
 /** Where the replica starts: the image the main engine loaded, and the log's lines after it. */
 export interface ReplicaStart {
@@ -64,6 +72,8 @@ export interface CompactionReplica {
 /** Messages from the worker. */
 export type ReplicaReply =
   | { readonly type: 'ready' }
+  /** How many of the lines fed it has applied so far. */
+  | { readonly type: 'applied'; readonly lines: number }
   | { readonly type: 'image'; readonly id: number; readonly bytes: Uint8Array }
   | { readonly type: 'failed'; readonly id?: number; readonly message: string }
   | { readonly type: 'boot-failed'; readonly message: string };
@@ -90,6 +100,9 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
   const waiting = new Map<number, { resolve(bytes: Uint8Array): void; reject(error: Error): void }>();
   let batch: string[] = [];
   let flushQueued = false;
+  const maxBehind = start.setup.maxBehind ?? MAX_BEHIND;
+  let fed = 0;
+  let applied = 0;
   let worker: Worker;
   try {
     worker = new Worker(entry.source, { eval: entry.eval, workerData: start });
@@ -119,7 +132,8 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
     void worker.terminate();
   };
   worker.on('message', (reply: ReplicaReply) => {
-    if (reply.type === 'ready') {
+    if (reply.type === 'applied') applied = reply.lines;
+    else if (reply.type === 'ready') {
       ready = true;
       release();
     } else if (reply.type === 'image') {
@@ -141,6 +155,11 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
   return {
     feed(line) {
       if (failure !== null) return;
+      fed += 1;
+      if (fed - applied > maxBehind) {
+        stop(`the compaction replica fell more than ${maxBehind} lines behind`);
+        return;
+      }
       batch.push(line);
       if (!flushQueued) {
         flushQueued = true;
