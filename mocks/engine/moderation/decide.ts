@@ -128,6 +128,28 @@ export function decide(submission: { readonly [key: string]: unknown }): Outcome
       hits: negative,
     });
   }
+  // An approval depends on nothing but the two assessments and, with an age-restricted term, the
+  // minimum age: most cases get one of a few, made once and shared (frozen, so never changed in place).
+  const key = `${advertiserAssessment.polarity} ${landingAssessment.polarity} ${ageMatches.length > 0 ? String(ageMin) : ''}`;
+  let approval = approvals.get(key);
+  if (approval === undefined) {
+    if (approvals.size >= APPROVALS_KEPT) approvals.clear();
+    approval = deepFreeze(approve(advertiserAssessment, landingAssessment, ageMatches.length > 0, ageMin));
+    approvals.set(key, approval);
+  }
+  return approval;
+}
+
+/** Approvals kept for sharing; a table with more starts again (the minimum age can be any number). */
+const APPROVALS_KEPT = 64;
+const approvals = new Map<string, Outcome>();
+
+function approve(
+  advertiserAssessment: Assessment,
+  landingAssessment: Assessment,
+  ageRestricted: boolean,
+  ageMin: number | null,
+): Outcome {
   const positive: Hit[] = [
     {
       ruleId: 'ADP-BASELINE',
@@ -138,7 +160,7 @@ export function decide(submission: { readonly [key: string]: unknown }): Outcome
       evidence: [{ modality: 'text', claim: 'Title, headline and copy contain no prohibited claim.' }],
     },
   ];
-  if (ageMatches.length > 0) {
+  if (ageRestricted) {
     positive.push({
       ruleId: 'ADP-AGE-RESTRICTED',
       ruleSlug: 'age-restricted-products',
@@ -150,13 +172,25 @@ export function decide(submission: { readonly [key: string]: unknown }): Outcome
   }
   const confidence: Confidence = advertiserAssessment.polarity === 'POSITIVE' ? 'high' : 'medium';
   return completed({
-    ...base,
+    advertiserAssessment,
+    landingAssessment,
+    decisionSource: 'model',
+    failureCode: null,
+    failureMessage: null,
     disposition: 'approve',
     confidence,
     title: null,
     reason: 'The creative complies with the advertising policy.',
     hits: positive,
   });
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 /** Writes the decision's keys in the order the spec lists them. */

@@ -80,6 +80,8 @@ const outcomes = new WeakMap<ModerationState, Map<string, Outcome>>();
  * decodes and collects them once, where it decoded them for every case.
  */
 function sharedOutcome(state: ModerationState, outcome: Outcome): Outcome {
+  // A frozen outcome is one the decision engine shares already (an approval).
+  if (Object.isFrozen(outcome)) return outcome;
   let table = outcomes.get(state);
   if (table === undefined) {
     table = new Map();
