@@ -85,6 +85,15 @@ describe('readJsonBody', () => {
     expect(!bytes.ok && bytes.error.body.error).toContain('UTF-8');
     const deepButQuoted = `{"a":"${'['.repeat(100)}"}`;
     expect((await readFetch(post(deepButQuoted), 'op', 10_000)).ok).toBe(true);
+    // Objects and arrays alternating: the limit counts both, exactly at the line and one past it.
+    const nested = (levels: number): string =>
+      levels === 0 ? '1' : levels % 2 === 0 ? `{"k":${nested(levels - 1)}}` : `[${nested(levels - 1)}]`;
+    expect((await readFetch(post(nested(MAX_JSON_DEPTH)), 'op', 10_000)).ok).toBe(true);
+    const past = await readFetch(post(nested(MAX_JSON_DEPTH + 1)), 'op', 10_000);
+    expect(!past.ok && past.error.body.error).toContain('nesting');
+    // Many brackets side by side are no depth at all.
+    const wide = `[${Array.from({ length: 200 }, () => '{"a":[1]}').join(',')}]`;
+    expect((await readFetch(post(wide), 'op', 10_000)).ok).toBe(true);
   });
 
   it('an empty body is absent, not an error', async () => {

@@ -23,8 +23,13 @@ export function isJsonMediaType(contentType: string | null): boolean {
   );
 }
 
-/** Nesting depth of JSON text, counted outside strings; stops counting past `limit`. */
+/**
+ * Nesting depth of JSON text, counted outside strings; stops counting past `limit`. A text with no
+ * more opening brackets than `limit` cannot be deeper, and counting them (`indexOf` runs natively)
+ * spares most bodies the walk over every character.
+ */
 function exceedsDepth(text: string, limit: number): boolean {
+  if (openingsAtMost(text, '{', limit) + openingsAtMost(text, '[', limit) <= limit) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -41,6 +46,13 @@ function exceedsDepth(text: string, limit: number): boolean {
     }
   }
   return false;
+}
+
+/** How many times `bracket` occurs in `text`, counted up to `limit + 1`. */
+function openingsAtMost(text: string, bracket: string, limit: number): number {
+  let count = 0;
+  for (let at = text.indexOf(bracket); at >= 0 && count <= limit; at = text.indexOf(bracket, at + 1)) count++;
+  return count;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
