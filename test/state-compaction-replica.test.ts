@@ -166,6 +166,31 @@ describe('compaction replica', () => {
     await expectReopens(file, 451, third.image());
   });
 
+  it('a compaction due while the replica still loads waits for it and is captured there, not on the event loop; a stop before it is ready makes it on the event loop', async () => {
+    const file = join(dir, 'due-while-loading.state');
+    await writeGrowthLog(file, 400);
+    // Due after 3 more writes: made while the worker still builds its engine and replays 400 lines.
+    const first = await open(file, 403, 'replica');
+    await writeMix(first.engine, 6, 'w');
+    const loading = (await first.store.health()) as Health & { eventLoopCaptures?: number };
+    // The premise: the writes were all made before the replica was ready.
+    expect(loading.capture).toBe('replica loading');
+    expect(loading.snapshot ?? null).toBeNull();
+    await snapshotByReplica(first.store, 406);
+    expect((await first.store.health()).eventLoopCaptures).toBe(0);
+    await first.store.close();
+    expect(Buffer.from(snapshotImage(file, first.origin).image).equals(first.image())).toBe(true);
+
+    // Stopped while its replica loads, with a compaction due: the stop makes it, on the event loop.
+    const second = await open(file, 3, 'replica');
+    await writeMix(second.engine, 3, 's');
+    expect((await second.store.health()).capture).toBe('replica loading');
+    await second.store.close();
+    expect((await second.store.health()).eventLoopCaptures).toBe(1);
+    expect(snapshotImage(file, first.origin).position).toBe(409);
+    await expectReopens(file, 409, second.image());
+  });
+
   it('a replica that fails, as it starts, as it loads or by falling too far behind, leaves the capture to the event loop: the health answer says why, and the snapshots are written', async () => {
     const modes = { load: 'broken', start: 'uncloneable', behind: 'laggard' } as const;
     const why = {

@@ -201,6 +201,11 @@ export function openStateFile(
           `cannot write state file ${path}: ${(cause as Error).message}`,
         );
       }
+      let eventLoopCaptures = 0;
+      const captureOnLoop = (): Buffer => {
+        eventLoopCaptures += 1;
+        return captureImage(image.take());
+      };
       let snapshotAt = base;
       let keepPosition = base;
       let snapshotInfo: { position: number; at: string } | null = null;
@@ -227,7 +232,7 @@ export function openStateFile(
       let replicaFrom = { image: startImage, position: imageAt, from: replayFrom, to: replayTo };
       if (snapshotAt > base + logged) {
         // Killed after a reset's snapshot, before its log was cut: cut it now.
-        const now = captureImage(image.take());
+        const now = captureOnLoop();
         replicaFrom = {
           image: { bytes: now, format: SNAPSHOT_FORMAT },
           position: snapshotAt,
@@ -268,7 +273,7 @@ export function openStateFile(
             keepPosition,
             position,
             reset,
-            image: captureImage(image.take()),
+            image: captureOnLoop(),
           });
           fd = done.fd;
           offset = done.end;
@@ -318,13 +323,13 @@ export function openStateFile(
         const end = log.end;
         const from = keepOffset;
         const base = keepPosition;
-        // A replica still loading (a long log's replay at start) is not waited for: this one capture
-        // is made here, as without a replica.
+        // A compaction due while the replica loads waits for it (`compactIfDue`); one that comes here
+        // without a ready replica (none, or it stopped) captures on the event loop.
         const following = replica?.ready === true;
         let inline: Buffer | null = null;
         if (!following) {
           try {
-            inline = captureImage(image.take());
+            inline = captureOnLoop();
           } catch (cause) {
             lastError = `snapshot not written: ${(cause as Error).message}`;
             compactionDue = false;
@@ -386,9 +391,22 @@ export function openStateFile(
           compactIfDue();
         });
       };
+      /** Set while a due compaction waits for the replica to finish loading. */
+      let awaitingReplica = false;
       const compactIfDue = (): void => {
-        if (broken !== null || compactionDue || resetsPending > 0) return;
+        if (broken !== null || compactionDue || resetsPending > 0 || awaitingReplica) return;
         if (snapshotEvery > 0 && position - snapshotAt >= snapshotEvery) {
+          if (replica?.state === 'replica loading') {
+            // The replica replays the log the engine replayed (a long one after a restart): the
+            // capture waits for it rather than holding the event loop. A stop before it is ready
+            // stops it, and this compaction is then made on the event loop (`close`).
+            awaitingReplica = true;
+            void replica.settled.then(() => {
+              awaitingReplica = false;
+              compactIfDue();
+            });
+            return;
+          }
           compactionDue = true;
           commit.barrierNext(compactBeside);
         }
@@ -463,15 +481,16 @@ export function openStateFile(
           flushes: commit.flushes,
           capture: replica?.state ?? 'event loop',
           replicaFailure: replica?.failure ?? replicaRefused,
+          eventLoopCaptures,
           epoch,
           diverged: null,
           snapshot: snapshotInfo,
         }),
         async close() {
           // A replica still replaying a long log stops first: a stop never waits for that, and a
-          // compaction due then is made here, on the event loop. A loaded one finishes what it owes
-          // (its serialisation), so the compactions due when the writes stopped are made before the
-          // files are let go, as without a replica.
+          // compaction due then (it waited for the replica) is made here, on the event loop. A loaded
+          // one finishes what it owes (its serialisation), so the compactions due when the writes
+          // stopped are made before the files are let go, as without a replica.
           if (replica !== null && !replica.ready) await replica.close();
           do {
             await background;

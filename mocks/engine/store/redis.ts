@@ -250,6 +250,8 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
   const rounds = { count: 0, totalMs: 0, maxMs: 0 };
   /** The compaction replica, once this replica holds an image to start it from; fed every entry applied. */
   let follower: CompactionReplica | null = null;
+  /** Snapshot images captured here, on the event loop (the health answer counts them). */
+  let eventLoopCaptures = 0;
   let followerRefused: string | null = null;
   /** (Re)starts the replica on `bytes`, the image of the state now held, at `at` entries applied. */
   const follow = (bytes: Uint8Array, format: number, at: number): void => {
@@ -304,6 +306,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
     let bytes: Uint8Array | Promise<Uint8Array> | undefined;
     if (worker === null || reset) {
       try {
+        if (worker === null) eventLoopCaptures += 1;
         bytes = worker === null ? captureImage(image.take()) : worker.capture(at.position);
       } catch (cause) {
         readError = `snapshot not written: ${(cause as Error).message}`;
@@ -531,6 +534,7 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
         snapshot: snapshotInfo,
         capture: follower?.state ?? 'event loop',
         replicaFailure: follower?.failure ?? followerRefused,
+        eventLoopCaptures,
         catchUp: {
           reads: rounds.count,
           meanMs: rounds.count === 0 ? 0 : Math.round((rounds.totalMs / rounds.count) * 1000) / 1000,
