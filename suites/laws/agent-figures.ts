@@ -72,6 +72,47 @@ function differing(
 const shown = (keys: readonly string[], o: Record<string, unknown>): string =>
   keys.map((k) => `${k}=${String(o[k])}`).join(', ');
 
+/**
+ * One of the two reads adding, bucket for bucket, what the other organization's agent of the same id
+ * has over the window is counting that agent. Its own figures are read from its list entry and from
+ * its detail: a deployment that adds the other organization in one kind of read does so for both
+ * organizations' reads of that kind.
+ */
+async function workloadOfOtherOrg(
+  ctx: LawContext,
+  id: string,
+  window: { from: string; to: string },
+  seen: {
+    list: Record<string, unknown>;
+    detail: Record<string, unknown>;
+    other: Record<string, unknown>;
+    moved: readonly string[];
+  },
+): Promise<void> {
+  const { list, detail, other, moved } = seen;
+  const res = await call(ctx, 'getAgent', { auth: 'otherOrgRead', path: { id }, query: window });
+  const theirDetail =
+    res.kind === 'http' && res.ok && res.status === 200
+      ? obj(obj(obj(res.body)['data'])['currentWorkload'])
+      : {};
+  const foreign = [obj(other['workload']), theirDetail];
+  const adding = (total: Record<string, unknown>, part: Record<string, unknown>) =>
+    foreign.find((theirs) => moved.every((k) => total[k] === Number(part[k]) + Number(theirs[k])));
+  const listAdds = adding(list, detail);
+  const detailAdds = listAdds === undefined ? adding(detail, list) : undefined;
+  const theirs = listAdds ?? detailAdds;
+  if (theirs === undefined) return;
+  const [read, has, base] =
+    listAdds !== undefined
+      ? ['agent list entry', list, "detail's currentWorkload"]
+      : ['agent detail', detail, "list entry's workload"];
+  violate(
+    'ORG-DATA-SCOPED',
+    'agent-workload-counts-other-org',
+    `agent ${id} is listed by both organizations; over from=${window.from} to=${window.to} this organization's ${read} has workload ${shown(moved, has)}, which is the ${base} ${shown(moved, listAdds !== undefined ? detail : list)} plus the other organization's ${shown(moved, theirs)}: it counts the other organization's agent`,
+  );
+}
+
 export const agentFigures: Law = {
   id: 'identity.agent-detail-figures',
   group: 'identity',
@@ -130,6 +171,8 @@ export const agentFigures: Law = {
           const whole = obj(everything.get(id)?.['workload']);
           if (differing(WORKLOAD, whole, current).length === 0) moved = [];
         }
+        if (moved.length > 0 && other !== undefined)
+          await workloadOfOtherOrg(ctx, id, window, { list: workload, detail: current, other, moved });
         if (moved.length > 0)
           violate(
             'AGENT-DETAIL-AGREES-WITH-LIST',

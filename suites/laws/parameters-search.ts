@@ -74,7 +74,9 @@ async function firstPages(
   const one = await search(ctx, { filter, pageSize: 100 }, rule, refusable);
   if (one === undefined || one.items.length < 100) return one;
   const two = await search(ctx, { filter, pageSize: 100, page: 2 }, rule, refusable);
-  return two === undefined ? one : { ...one, items: [...one.items, ...two.items] };
+  return two === undefined
+    ? one
+    : { ...one, items: [...one.items, ...two.items], keys: [...one.keys, ...two.keys] };
 }
 
 function checkHolds(
@@ -93,6 +95,39 @@ function checkHolds(
         );
     }
   }
+}
+
+/**
+ * A further term only narrows: every item of `status=OPEN+k=v` is an item of `status=OPEN`. Checked
+ * where the status=OPEN answer is whole (every item on its two pages, the count exact), against it as
+ * read before and after the conjunctions, so an action that came in meanwhile (an ingested record
+ * processed during the run) is not taken for one the filter added. An item of neither is one no
+ * status=OPEN search of this key answers: another organization's, or a record the term drew from
+ * outside the filter.
+ */
+async function checkSubsets(
+  ctx: LawContext,
+  open: SearchAnswer,
+  narrowed: readonly { filter: string; answer: SearchAnswer }[],
+): Promise<number> {
+  const whole = (a: SearchAnswer): boolean => !a.capped && a.items.length === a.total;
+  if (narrowed.length === 0 || !whole(open)) return 0;
+  const after = await firstPages(ctx, 'status=OPEN', 'SEARCH-FILTER-STATUS-OPEN', false);
+  if (after === undefined) return 0;
+  const known = new Set([...open.keys, ...after.keys]);
+  let checks = 0;
+  for (const { filter, answer } of narrowed) {
+    const extra = answer.keys.find((key) => !known.has(key));
+    checks += answer.keys.length;
+    if (extra !== undefined)
+      violate(
+        'SEARCH-FILTER-TERMS-NARROW',
+        'term-adds-items',
+        `search filter=${filter} answers the item ${extra} (actionId/threadId), which filter=status=OPEN does not answer, read whole (${open.total} items) before and after: a further term can only narrow the match`,
+        { filter, item: extra },
+      );
+  }
+  return checks;
 }
 
 export const searchFilter: Law = {
@@ -135,15 +170,21 @@ export const searchFilter: Law = {
           const v = str(obj(t)['value']);
           if (v !== undefined && /^[\w -]+$/.test(v)) seen.set(v, (seen.get(v) ?? 0) + 1);
         }
+      /** Conjunctions with status=OPEN, each checked against the status=OPEN answer at the end. */
+      const narrowed: { filter: string; answer: SearchAnswer }[] = [];
       for (const [tag] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 6)) {
-        const withTag = await firstPages(ctx, `status=OPEN+tag=${tag}`, 'SEARCH-FILTER-TERMS-NARROW', true);
+        const filter = `status=OPEN+tag=${tag}`;
+        const withTag = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);
         if (withTag === undefined) break;
-        checks += 1;
+        checkHolds(withTag, filter, { status: 'OPEN' }, 'SEARCH-FILTER-ALL-TERMS');
+        narrowed.push({ filter, answer: withTag });
+        checks += withTag.items.length + 1;
       }
       for (const platform of platforms.slice(0, 2)) {
         const filter = `status=OPEN+platform=${platform}`;
         const both = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);
         if (both === undefined) continue;
+        narrowed.push({ filter, answer: both });
         // Every term of a conjunction holds on every item it answers (4.13: "all of which must hold").
         checkHolds(both, filter, { status: 'OPEN' }, 'SEARCH-FILTER-ALL-TERMS');
         // A key beyond the sample may be refused (400) or ignored (the status=OPEN answer exactly);
@@ -179,10 +220,12 @@ export const searchFilter: Law = {
         const filter = `status=OPEN+queue=${queue}`;
         const both = await firstPages(ctx, filter, 'SEARCH-FILTER-TERMS-NARROW', true);
         if (both === undefined) continue;
+        narrowed.push({ filter, answer: both });
         const ignored = both.total === open.total && both.keys.join() === open.keys.join();
         if (!ignored) checkHolds(both, filter, { status: 'OPEN', queue }, 'SEARCH-FILTER-ALL-TERMS');
         checks += both.items.length + 1;
       }
+      checks += await checkSubsets(ctx, open, narrowed);
       return checks;
     }),
 };

@@ -116,6 +116,17 @@ export const tagAnalyticsParameters: Law = {
               'search-misses-tag',
               `tag analytics search=${JSON.stringify(tag.tagName)} does not list tag ${tag.tagId} of that very name`,
             );
+          // A text search reads letters in either case (the rows it keeps are matched ignoring case).
+          const otherCase = swapCase(tag.tagName);
+          if (otherCase !== tag.tagName) {
+            const cased = await tagPage(ctx, { search: otherCase, limit: await wideTagLimit(ctx) });
+            if (!cased.hasMore && !cased.ids.includes(tag.tagId))
+              violate(
+                'TAGS-SEARCH-RESTRICTS',
+                'search-case',
+                `tag analytics search=${JSON.stringify(otherCase)} does not list tag ${tag.tagId} ${JSON.stringify(tag.tagName)}, though search=${JSON.stringify(tag.tagName)} does: the text search tells letter case apart`,
+              );
+          }
         }
 
         // search restricts the analysis at all (TAGS-SEARCH-TEXT): a text no tag contains keeps no row.
@@ -346,3 +357,8 @@ export const engagementPlatforms: Law = {
     );
   },
 };
+
+/** Upper case letters lower, lower upper (a name with no cased letter comes back as it is). */
+function swapCase(text: string): string {
+  return [...text].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}

@@ -42,18 +42,25 @@ export const withinWindow: Law = {
         const raw = str(item[field]);
         const t = raw === undefined ? Number.NaN : Date.parse(raw);
         const id = String(item['actionId']);
+        // Outside the window on updatedAt, inside it on createdAt: the window was applied to createdAt.
+        const created = Date.parse(str(item['createdAt']) ?? '');
+        const onCreated = field === 'updatedAt' && created >= lo && created <= hi;
         if (!(t >= lo)) {
           violate(
-            isDateOnly(w.from) ? 'LIST-FROM-DATE-ONLY-MIDNIGHT' : 'LIST-SORTBY-WINDOW-FIELD',
+            isDateOnly(w.from) && !onCreated ? 'LIST-FROM-DATE-ONLY-MIDNIGHT' : 'LIST-SORTBY-WINDOW-FIELD',
             `before-from:${field}`,
-            `action ${id} has ${field} ${String(raw)} before from=${w.from}`,
+            `action ${id} has ${field} ${String(raw)} before from=${w.from}${onCreated ? ` (its createdAt ${String(item['createdAt'])} is in the window)` : ''}`,
           );
         }
         if (!(t <= hi)) {
+          // A date-only end read as the end of that day shows as a time within that day.
+          const withinToDay = isDateOnly(w.to) && t < hi + DAY_MS;
           violate(
-            isDateOnly(w.to) ? 'LIST-TO-DATE-ONLY-MIDNIGHT' : 'LIST-SORTBY-WINDOW-FIELD',
+            withinToDay || (isDateOnly(w.to) && !onCreated)
+              ? 'LIST-TO-DATE-ONLY-MIDNIGHT'
+              : 'LIST-SORTBY-WINDOW-FIELD',
             `after-to:${field}`,
-            `action ${id} has ${field} ${String(raw)} after to=${w.to}`,
+            `action ${id} has ${field} ${String(raw)} after to=${w.to}${onCreated ? ` (its createdAt ${String(item['createdAt'])} is in the window)` : ''}`,
           );
         }
         if (t > previous)

@@ -70,6 +70,9 @@ export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () =
 /** The Perl deployment: core modules only, one process with an IO::Select loop, its own choices. */
 export const PERL: Deployment = { name: 'perl', command: () => 'perl', args: () => ['server.pl'] };
 
+/** PHP 8.2 CLI, standard library only: one process, a stream_select loop, its own choices. */
+export const PHP: Deployment = { name: 'php', command: () => 'php', args: () => ['server.php'] };
+
 /** Ruby 3.1, standard library only (a fourth round, blind like the others). */
 export const RUBY: Deployment = { name: 'ruby', command: () => 'ruby', args: () => ['server.rb'] };
 
