@@ -211,6 +211,8 @@ export const RUBY_CASES: readonly DeviationCase[] = [
  * clean conformant (one should warning, LIST-FROM-ISO-8601 on a `+09` offset it reads as RFC 3339
  * does); of 15 must deviations 12 failed the run, P07 only warned, P06 and P13 passed unnoticed; of
  * the 2 should ones P16 failed the run (DOCS-OPENAPI-COVERS-REST is a must here) and P17 passed.
+ * Scored again the same way after the laws below: every must deviation fails the run, P16 still fails
+ * it and P17 warns; the clean run is as before.
  */
 export const PHP_CASES: readonly DeviationCase[] = [
   { id: 'P01', rule: 'LIST-PAGESIZE-RANGE', level: 'must' },
