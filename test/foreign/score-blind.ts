@@ -14,7 +14,8 @@ if (name === undefined) throw new Error('usage: score-blind.ts <folder> [command
 const deployment: Deployment = {
   name,
   command: () => command,
-  args: () => (args.length > 0 ? args : ['server.py']),
+  // A built program (its path as the command) takes no arguments; python3 runs the folder's server.py.
+  args: () => (args.length > 0 ? args : command === 'python3' ? ['server.py'] : []),
 };
 const ids = readFileSync(join(FOREIGN, name, 'IDS.txt'), 'utf8')
   .split('\n')
