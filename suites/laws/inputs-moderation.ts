@@ -210,6 +210,18 @@ function plausibleAges(body: Record<string, unknown>): Record<string, unknown> {
   const min = next['ageMin'];
   const max = next['ageMax'];
   if (typeof min === 'number' && typeof max === 'number' && max < min) next['ageMax'] = min;
+  // Geos and languages are "array of string" with no rule for an item: a deployment may read them as
+  // codes and refuse a blank one, so a blank item is given a code (the item counts stay as generated).
+  for (const [key, code] of [
+    ['geos', 'US'],
+    ['languages', 'en'],
+  ] as const) {
+    const items = next[key];
+    if (Array.isArray(items))
+      next[key] = items.map((item: unknown) =>
+        typeof item === 'string' && item.trim() === '' ? code : item,
+      );
+  }
   return { ...body, targeting: next };
 }
 

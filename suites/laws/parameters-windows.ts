@@ -230,6 +230,7 @@ export const analyticsWindows: Law = {
   ruleIds: [
     'ANALYTICS-WINDOW-NARROWER-NOT-MORE',
     'ANALYTICS-WINDOW-HALVES-NOT-MORE',
+    'AGENT-LIST-WINDOW-DATE-RULES',
     'ANALYTICS-ROWS-INSIDE-WINDOW',
     'AGENT-LIST-ENVELOPE',
     'AGENT-DETAIL-QUERY-PARAMS',
@@ -255,6 +256,20 @@ export const analyticsWindows: Law = {
           checkNarrower(v.operationId, w.first, first, w.outer, outer);
           checkNarrower(v.operationId, w.second, second, w.outer, outer);
           if (outer.total !== undefined && first.total !== undefined && second.total !== undefined) {
+            // The agent list takes from/to with the action list's date rules (4.5), one instant per
+            // action, so two halves that share no instant cannot each count all of the whole: that
+            // answer is the window not applied at all.
+            if (
+              v.operationId === 'listAgents' &&
+              outer.total > 0 &&
+              first.total === outer.total &&
+              second.total === outer.total
+            )
+              violate(
+                'AGENT-LIST-WINDOW-DATE-RULES',
+                'window-ignored',
+                `listAgents: the halves ${spanText(w.first)} and ${spanText(w.second)} each count ${first.total} actions, as many as the whole ${spanText(w.outer)}: from/to are not applied`,
+              );
             if (first.total + second.total > outer.total)
               violate(
                 'ANALYTICS-WINDOW-HALVES-NOT-MORE',

@@ -136,6 +136,28 @@ async function checkRespondedOnly(ctx: LawContext, window: Span, all: TagFigures
   }
 }
 
+/**
+ * The summary's totalActions counts this organization's actions of the window (or its responded
+ * ones): never more than the queue list of the same window counts, where that list has the entry for
+ * actions without a queue (2.5: "null can stand for no queue"), so that every action of the window is
+ * in exactly one entry. Read after the tags, so an action that came in meanwhile only raises the bound.
+ * More is another organization's actions, or actions outside the window, counted in the summary.
+ */
+async function checkSummaryWithinQueues(ctx: LawContext, window: Span, figures: TagFigures): Promise<void> {
+  const total = num(figures.summary['totalActions']);
+  if (total === undefined) return;
+  const body = await readAnalytics(ctx, 'listQueues', windowQuery(window));
+  const entries = arr(body['data']).map(obj);
+  if (!entries.some((e) => e['queueId'] === null)) return;
+  const counted = entries.reduce((sum, e) => sum + (num(obj(e['metrics'])['totalActions']) ?? 0), 0);
+  if (total > counted)
+    violate(
+      'ORG-DATA-SCOPED',
+      'tags-summary-over-queues',
+      `tag analytics ${spanText(window)}: summary.totalActions is ${total}, but the queue list of the same window, with its entry for actions without a queue, counts ${counted} actions in all: the summary counts actions that are not this organization's in the window`,
+    );
+}
+
 export const tagFiguresAgree: Law = {
   id: 'analytics.tag-figures-agree',
   group: 'parameters',
@@ -148,6 +170,7 @@ export const tagFiguresAgree: Law = {
     'TAGS-SUMMARY-GROUPS-AGREE',
     'TAGS-PERCENTAGE-SHARE',
     'TAGS-RESPONDED-ONLY-COUNTS-RESPONDED',
+    'ORG-DATA-SCOPED',
     'TAGS-QUERY-PARAMS',
     'SENT-TAG-QUERY-PARAMS',
   ],
@@ -185,6 +208,7 @@ export const tagFiguresAgree: Law = {
               `sentiment by tag ${spanText(outer)}: ${JSON.stringify(row['tagName'])} has ${LABELS.map((k, i) => `${k} ${counts[i]}`).join(', ')} for ${mentions} mentions`,
             );
         }
+        await checkSummaryWithinQueues(ctx, outer, figures);
         if (!figures.whole) return;
         checkPercentages(outer, figures);
         await checkRespondedOnly(ctx, outer, figures);

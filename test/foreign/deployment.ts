@@ -5,7 +5,7 @@
  * the suite must pass each one clean, and fail the run on each deviation naming a rule of its section.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEY_ENV, KEY_ROLES, type KeyRole, type Keys } from '../../src/client/types.ts';
@@ -69,6 +69,20 @@ export const GO: Deployment = { name: 'go', command: () => builtGo(), args: () =
 
 /** The Perl deployment: core modules only, one process with an IO::Select loop, its own choices. */
 export const PERL: Deployment = { name: 'perl', command: () => 'perl', args: () => ['server.pl'] };
+
+/** The C++ binary (g++, the standard library and POSIX sockets only), built into a folder of its own. */
+const builtCpp = builtOnce('cpp', (out) => {
+  const binary = join(out, 'cca-cpp');
+  const sources = readdirSync(join(FOREIGN, 'cpp')).filter((f) => f.endsWith('.cpp'));
+  execFileSync('g++', ['-O2', '-std=c++17', '-pthread', '-o', binary, ...sources], {
+    cwd: join(FOREIGN, 'cpp'),
+    stdio: 'pipe',
+  });
+  return binary;
+});
+
+/** The C++ deployment: typed records in vectors per organization with index maps, a thread per connection. */
+export const CPP: Deployment = { name: 'cpp', command: () => builtCpp(), args: () => [] };
 
 /** PHP 8.2 CLI, standard library only: one process, a stream_select loop, its own choices. */
 export const PHP: Deployment = { name: 'php', command: () => 'php', args: () => ['server.php'] };
