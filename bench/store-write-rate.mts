@@ -71,7 +71,9 @@ try {
           pipelining: 1,
           duration: 4,
         });
-        (rates[name] ??= []).push(Math.round(run.rps));
+        const measured = rates[name] ?? [];
+        measured.push(Math.round(run.rps));
+        rates[name] = measured;
         console.log(`${name} round ${round}: ${Math.round(run.rps)} writes/s, p99 ${run.p99} ms`);
       } finally {
         await mock.stop();
