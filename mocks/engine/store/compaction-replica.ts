@@ -66,8 +66,6 @@ export interface CompactionReplica {
   readonly ready: boolean;
   /** What the health answer says of it. */
   readonly state: 'replica' | 'replica loading' | 'event loop';
-  /** Resolves once it is ready or has stopped, whichever comes first (never rejects). */
-  readonly settled: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -98,10 +96,6 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
   );
   let failure: string | null = null;
   let ready = false;
-  let settle = (): void => undefined;
-  const settled = new Promise<void>((resolve) => {
-    settle = resolve;
-  });
   let nextId = 1;
   const waiting = new Map<number, { resolve(bytes: Uint8Array): void; reject(error: Error): void }>();
   let batch: string[] = [];
@@ -132,7 +126,6 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
     release();
     if (failure !== null) return;
     failure = why;
-    settle();
     batch = [];
     for (const pending of waiting.values()) pending.reject(new Error(why));
     waiting.clear();
@@ -142,7 +135,6 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
     if (reply.type === 'applied') applied = reply.lines;
     else if (reply.type === 'ready') {
       ready = true;
-      settle();
       release();
     } else if (reply.type === 'image') {
       waiting.get(reply.id)?.resolve(reply.bytes);
@@ -190,7 +182,6 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
     get ready() {
       return ready && failure === null;
     },
-    settled,
     get state() {
       if (failure !== null) return 'event loop';
       return ready ? 'replica' : 'replica loading';

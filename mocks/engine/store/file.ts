@@ -323,8 +323,9 @@ export function openStateFile(
         const end = log.end;
         const from = keepOffset;
         const base = keepPosition;
-        // A compaction due while the replica loads waits for it (`compactIfDue`); one that comes here
-        // without a ready replica (none, or it stopped) captures on the event loop.
+        // A replica still loading (a long log's replay at start) is not waited for: this one capture
+        // is made here, as without a replica. Waiting would merge the compactions due meanwhile into
+        // one, and the log then keeps what the one before the last covers for longer.
         const following = replica?.ready === true;
         let inline: Buffer | null = null;
         if (!following) {
@@ -391,22 +392,9 @@ export function openStateFile(
           compactIfDue();
         });
       };
-      /** Set while a due compaction waits for the replica to finish loading. */
-      let awaitingReplica = false;
       const compactIfDue = (): void => {
-        if (broken !== null || compactionDue || resetsPending > 0 || awaitingReplica) return;
+        if (broken !== null || compactionDue || resetsPending > 0) return;
         if (snapshotEvery > 0 && position - snapshotAt >= snapshotEvery) {
-          if (replica?.state === 'replica loading') {
-            // The replica replays the log the engine replayed (a long one after a restart): the
-            // capture waits for it rather than holding the event loop. A stop before it is ready
-            // stops it, and this compaction is then made on the event loop (`close`).
-            awaitingReplica = true;
-            void replica.settled.then(() => {
-              awaitingReplica = false;
-              compactIfDue();
-            });
-            return;
-          }
           compactionDue = true;
           commit.barrierNext(compactBeside);
         }
@@ -488,9 +476,9 @@ export function openStateFile(
         }),
         async close() {
           // A replica still replaying a long log stops first: a stop never waits for that, and a
-          // compaction due then (it waited for the replica) is made here, on the event loop. A loaded
-          // one finishes what it owes (its serialisation), so the compactions due when the writes
-          // stopped are made before the files are let go, as without a replica.
+          // compaction due then is made here, on the event loop. A loaded one finishes what it owes
+          // (its serialisation), so the compactions due when the writes stopped are made before the
+          // files are let go, as without a replica.
           if (replica !== null && !replica.ready) await replica.close();
           do {
             await background;

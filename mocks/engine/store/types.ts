@@ -68,8 +68,8 @@ export interface StoreHealth {
   readonly flushes?: number;
   /**
    * Where a snapshot's image is captured. `replica` while a worker thread follows the log
-   * (`compaction-replica.ts`), `replica loading` while it loads (the file store's capture due then
-   * waits for it); `event loop` without one, or once it failed (`replicaFailure` says why).
+   * (`compaction-replica.ts`), `replica loading` while it loads (a capture due then is made on the
+   * event loop); `event loop` without one, or once it failed (`replicaFailure` says why).
    */
   readonly capture?: 'replica' | 'replica loading' | 'event loop';
   readonly replicaFailure?: string | null;
