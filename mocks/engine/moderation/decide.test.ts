@@ -40,6 +40,39 @@ function expectEvidenceInside(submission: Record<string, unknown>, decision: Mod
 }
 
 describe('decide', () => {
+  it('approvals are shared, frozen, and each still states its own submission: assessments, confidence and minimum age', () => {
+    const config = fc.record({
+      verified: fc.boolean(),
+      https: fc.boolean(),
+      ageRestricted: fc.boolean(),
+      ageMin: fc.integer({ min: 18, max: 120 }),
+    });
+    // In any order, so an approval made for one submission is never the answer to another.
+    fc.assert(
+      fc.property(fc.array(config, { minLength: 1, maxLength: 12 }), (configs) => {
+        for (const { verified, https, ageRestricted, ageMin } of configs) {
+          const outcome = decide(
+            sampleSubmission({
+              title: ageRestricted ? 'Craft beer for the weekend' : 'Lightweight tents',
+              landingPageUrl: `${https ? 'https' : 'http'}://acme.example/x`,
+              publicProfile: { verified },
+              targeting: { ageMin, geos: ['US'] },
+            }),
+          );
+          expect(Object.isFrozen(outcome)).toBe(true);
+          const decision = decisionOf(outcome);
+          expect(decision.disposition).toBe('approve');
+          expect(decision.confidence).toBe(verified ? 'high' : 'medium');
+          expect(decision.advertiserAssessment.polarity).toBe(verified ? 'POSITIVE' : 'AMBIGUOUS');
+          expect(decision.landingAssessment.polarity).toBe(https ? 'POSITIVE' : 'AMBIGUOUS');
+          const claims = decision.hits.flatMap((h) => h.evidence.map((e) => e.claim));
+          if (ageRestricted) expect(claims).toContain(`targeting.ageMin is ${ageMin}`);
+          else expect(decision.hits).toHaveLength(1);
+        }
+      }),
+    );
+  });
+
   it('approves a clean submission with positive hits', () => {
     const decision = decisionOf(decide(sampleSubmission()));
     expect(decision.disposition).toBe('approve');
