@@ -243,9 +243,11 @@ describe('compaction replica', () => {
         timeout: 20_000,
       });
       // The snapshot at 5 was made on the event loop; the replica started from its image.
+      expect((await first.store.health()).eventLoopCaptures).toBe(1);
       await untilReplica(first.store);
       await writeMix(first.engine, 5, 's');
       await snapshotByReplica(first.store, 10);
+      expect((await first.store.health()).eventLoopCaptures).toBe(1);
       const client = createClient({ url: location.url, RESP: 2 });
       await client.connect();
       const stored = await readRedisSnapshot(
