@@ -36,6 +36,9 @@ export interface ReplicaSetup {
  */
 export const MAX_BEHIND = 100_000;
 
+/** Fed lines are sent once this many wait (a few MB of text at most), or when a capture is asked. */
+const FLUSH_LINES = 2048;
+
 /** Where the replica starts: the image the main engine loaded, and the log's lines after it. */
 export interface ReplicaStart {
   readonly setup: ReplicaSetup;
@@ -56,7 +59,7 @@ export interface ReplicaStart {
 }
 
 export interface CompactionReplica {
-  /** One applied log line (ending in a newline), in log order. Sent at the end of the turn. */
+  /** One applied log line (ending in a newline), in log order. Sent in batches of `FLUSH_LINES`, or before a capture. */
   feed(line: string): void;
   /** The serialised image at `position`: rejects when the replica is not there or has stopped. */
   capture(position: number): Promise<Uint8Array>;
@@ -99,7 +102,6 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
   let nextId = 1;
   const waiting = new Map<number, { resolve(bytes: Uint8Array): void; reject(error: Error): void }>();
   let batch: string[] = [];
-  let flushQueued = false;
   const maxBehind = start.setup.maxBehind ?? MAX_BEHIND;
   let fed = 0;
   let applied = 0;
@@ -146,7 +148,6 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
   worker.on('error', (error) => stop(`the compaction replica stopped: ${error.message}`));
   worker.on('exit', (code) => stop(`the compaction replica exited (code ${code})`));
   const flush = (): void => {
-    flushQueued = false;
     if (batch.length === 0 || failure !== null) return;
     const request: ReplicaRequest = { type: 'lines', text: batch.join('') };
     batch = [];
@@ -161,10 +162,10 @@ export function startCompactionReplica(start: ReplicaStart): CompactionReplica {
         return;
       }
       batch.push(line);
-      if (!flushQueued) {
-        flushQueued = true;
-        setImmediate(flush);
-      }
+      // Lines go over in large batches, not one message a turn: the messages, the worker's wake-ups
+      // and applying a few lines at a time on cold caches cost several times the line's own replay
+      // (about 9 µs a moderation case in a loop). A capture sends what is waiting first.
+      if (batch.length >= FLUSH_LINES) flush();
     },
     capture(position) {
       if (failure !== null) return Promise.reject(new Error(failure));
