@@ -2,13 +2,13 @@
  * Runs one group of laws as vitest tests: one test per law, named by its id and rule ids. The laws
  * go through `runConformance` exactly as the CLI runs them (one implementation, two ways to run it).
  * Target: `CCA_BASE_URL` and the `CCA_*_KEY` variables, or our mock when unset. `CCA_SEED` and
- * `CCA_RUNS` pin the seed and the cases per property.
+ * `CCA_RUNS` pin the seed and the cases per property; `CCA_LAWS_OWN_MOCK=1` starts a mock per law.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../src/conformance/runner.ts';
 import { renderConsoleReport } from '../src/reporters/console.ts';
 import { lawsOf } from './laws/index.ts';
-import { type RunningTarget, resolveTarget, startTwoAdPolicyMockTarget } from './target.ts';
+import { type RunningTarget, resolveTarget, startMockTarget, startTwoAdPolicyMockTarget } from './target.ts';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -28,6 +28,10 @@ export function describeLaws(
     let running: RunningTarget;
     const seed = envInt('CCA_SEED', 42);
     const runs = envInt('CCA_RUNS', 10);
+    // The mutation harness gives every law a mock of its own: an organization's data is built at its
+    // first use and answers are remembered, so on a shared mock only the first law to read them
+    // runs that code, and per-test coverage would never try the others on a mutant there.
+    const ownMockPerLaw = process.env['CCA_LAWS_OWN_MOCK'] === '1';
     const runId = `vt${seed.toString(36)}${Date.now().toString(36).slice(-5)}`;
     // A target that cannot be set up fails every law's test: a hook's error alone would leave them
     // skipped, which a runner counting failed tests (the mutation harness) reads as passing.
@@ -52,7 +56,9 @@ export function describeLaws(
               ? await mocks[law.id]?.()
               : law.needs.keys.includes('otherOrgWrite')
                 ? await startTwoAdPolicyMockTarget()
-                : undefined;
+                : ownMockPerLaw
+                  ? await startMockTarget({ seed })
+                  : undefined;
         const report = await runConformance(
           {
             target: own?.target ?? running.target,

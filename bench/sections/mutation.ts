@@ -58,20 +58,32 @@ export function renderMutation(result: MutationResult, stamp: string): string {
     { killed: 0, counted: 0, tested: 0 },
   );
   const byClass = (c: string) => result.survivors.filter((s) => s.class === c).length;
+  // What no conformance law may kill (another conforming deployment's choice, or nothing a client
+  // sees) stays in the score; this second figure says how far the laws are from what they could kill.
+  const unkillable = (slice: string | null) =>
+    result.survivors.filter(
+      (s) =>
+        (slice === null || s.slice === slice) &&
+        (s.class === 'permitted-variation' || s.class === 'not-observable'),
+    ).length;
+  const reach = (killed: number, counted: number, slice: string | null) => {
+    const within = counted - unkillable(slice);
+    return pct(within <= 0 ? Number.NaN : killed / within);
+  };
   return [
     '## Mutation adequacy of the conformance laws',
     '',
     stamp,
     '',
-    `Stryker mutates the engine's spec-bearing code (bench/mutation/slices.json); only the conformance laws, run in process through \`suites/*.test.ts\` at ${result.runs} cases a property, may kill a mutant. Seeded sample of ${result.requested} requested (seed ${result.seed}), split evenly over the slices; a sampled node brings all its mutants. Score: killed (or timed out) ÷ tested mutants not classified equivalent. Static mutants (run only while a suite seeds its mock) are not measured; the type checker's refusals do not count. Survivors and their classes: bench/mutation/survivors.json.`,
+    `Stryker mutates the engine's spec-bearing code (bench/mutation/slices.json); only the conformance laws, run in process through \`suites/*.test.ts\` at ${result.runs} cases a property, may kill a mutant. Seeded sample of ${result.requested} requested (seed ${result.seed}), split evenly over the slices; a sampled node brings all its mutants. Score: killed (or timed out) ÷ tested mutants not classified equivalent (the target's measure). Of the killable: the same killed ÷ tested mutants classified neither equivalent, permitted-variation nor not-observable, that is the survivors a law could kill (missing-law, unclassified) against the killed. Static mutants (run only while a suite seeds its mock) are not measured; the type checker's refusals do not count. Survivors and their classes: bench/mutation/survivors.json.`,
     '',
-    '| slice | mutants in slice | tested | killed | survived | no coverage | equivalent | static (not run) | type errors | score |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| slice | mutants in slice | tested | killed | survived | no coverage | equivalent | static (not run) | type errors | score | of the killable |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...result.slices.map(
       (s) =>
-        `| ${s.slice} | ${s.population} | ${s.tested} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${s.equivalent} | ${s.staticIgnored} | ${s.compileErrors} | ${pct(s.score)} |`,
+        `| ${s.slice} | ${s.population} | ${s.tested} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${s.equivalent} | ${s.staticIgnored} | ${s.compileErrors} | ${pct(s.score)} | ${reach(s.killed, s.tested - s.equivalent, s.slice)} |`,
     ),
-    `| all | ${result.slices.reduce((a, s) => a + s.population, 0)} | ${total.tested} | ${total.killed} | | | | | | ${pct(total.counted === 0 ? Number.NaN : total.killed / total.counted)} |`,
+    `| all | ${result.slices.reduce((a, s) => a + s.population, 0)} | ${total.tested} | ${total.killed} | | | | | | ${pct(total.counted === 0 ? Number.NaN : total.killed / total.counted)} | ${reach(total.killed, total.counted, null)} |`,
     '',
     `Survivors: ${result.survivors.length}; missing-law ${byClass('missing-law')}, equivalent ${byClass('equivalent')}, permitted-variation ${byClass('permitted-variation')}, not-observable ${byClass('not-observable')}, unclassified ${result.unclassified}.`,
     '',
