@@ -24,10 +24,16 @@ export interface MutationOptions {
 }
 
 export async function mutationSection(options: MutationOptions): Promise<MutationResult> {
-  const all = (await enumerate()).filter(
-    (m) => options.slices.length === 0 || options.slices.includes(m.slice),
-  );
-  const sample = pick(all, options.mutants, options.seed);
+  // The sample is drawn from every slice and then narrowed, so a run of some slices tests the very
+  // mutants a run of all of them would, and its results score the whole sample too.
+  const all = await enumerate();
+  const drawn = pick(all, options.mutants, options.seed);
+  const kept = (slice: string) => options.slices.length === 0 || options.slices.includes(slice);
+  const sample = {
+    ...drawn,
+    mutants: drawn.mutants.filter((m) => kept(m.slice)),
+    population: Object.fromEntries(Object.entries(drawn.population).filter(([slice]) => kept(slice))),
+  };
   options.log(
     `   ${sample.mutants.length} of ${all.length} mutants sampled (seed ${options.seed}); laws at ${options.runs} cases a property`,
   );
