@@ -109,7 +109,7 @@ export async function openRedisStore(
     readonly readBackMs?: number;
     /**
      * Captures a snapshot's image in a worker thread that follows the log (`compaction-replica.ts`),
-     * started from the first image this replica holds (a snapshot it loads, or the first it captures).
+     * started from the snapshot this replica loads, or from the origin when the log has none.
      */
     readonly replica?: ReplicaSetup;
   } = {},
@@ -253,8 +253,11 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
   /** Snapshot images captured here, on the event loop (the health answer counts them). */
   let eventLoopCaptures = 0;
   let followerRefused: string | null = null;
-  /** (Re)starts the replica on `bytes`, the image of the state now held, at `at` entries applied. */
-  const follow = (bytes: Uint8Array, format: number, at: number): void => {
+  /**
+   * (Re)starts the replica on `bytes`, the image of the state now held, at `at` entries applied; on
+   * null, at the origin's own state (nothing applied yet), which the replica builds as this one did.
+   */
+  const follow = (bytes: Uint8Array | null, format: number, at: number): void => {
     if (parts.replica === undefined || followerRefused !== null) return;
     void follower?.close();
     follower = null;
@@ -353,7 +356,11 @@ function sharedStore(parts: SharedStoreParts): CommandStore & { catchUp(): Promi
   const round = async (): Promise<void> => {
     const started = performance.now();
     try {
-      if (diverged === null && position === '0-0') await loadSnapshot('0-0');
+      if (diverged === null && position === '0-0' && !(await loadSnapshot('0-0')) && follower === null) {
+        // No snapshot yet: the replica starts where this one does, from the origin, and is fed every
+        // entry from the first, so even the log's first snapshot is not captured on the event loop.
+        follow(null, SNAPSHOT_FORMAT, 0);
+      }
       for (;;) {
         if (diverged !== null) break;
         // The origin is read with the entries: a wiped or replaced log has none, or another epoch.
