@@ -108,6 +108,19 @@ function leavesOf(s: SchemaObject, path: readonly (string | number)[], opts: Req
       value: 'CCA_CONFORM_NOT_IN_ENUM',
       note: 'outside the enum',
     });
+    // The near miss a lenient parser accepts: a member in the other letter case (a column compared
+    // without case, a value upper-cased before the lookup) is still outside the enum.
+    const member = s.enum.find((v): v is string => typeof v === 'string' && /[a-z]/i.test(v));
+    if (member !== undefined) {
+      const swapped = member === member.toUpperCase() ? member.toLowerCase() : member.toUpperCase();
+      if (!s.enum.includes(swapped))
+        out.push({
+          constraint: 'enum',
+          valid: false,
+          value: swapped,
+          note: `enum value ${JSON.stringify(member)} in the other letter case`,
+        });
+    }
   }
   if (types.includes('integer')) out.push(...numericLeaves(s, true));
   else if (types.includes('number')) out.push(...numericLeaves(s, false));

@@ -217,6 +217,40 @@ export const ingestKeyNoReporting = scopeLaw(
   false,
 );
 
+/**
+ * Whether the write key reads is the deployment's to say (the Write profile's row lists no `read`,
+ * but the key handed to the suite may be of the read-and-write profile), so the law reads it from
+ * the target: a write key refused 403 on one read-scoped route lacks `read`, and a scope is the key's,
+ * not the route's, so every read-scoped route must refuse it too (spec 4.3: "Requires a read-scoped
+ * key"; 5.4). A key every read route answers is a read-and-write key: nothing to check.
+ */
+export const writeKeyReadRoutesAgree: Law = {
+  id: 'auth.write-key-read-routes-agree',
+  group: 'auth',
+  title: 'a write key refused (403) on one read-scoped route is refused on every read-scoped route',
+  ruleIds: [...scopeRulesOf('read'), 'AUTH-IMPORT-KEY-NO-REPORTING-403'],
+  needs: { keys: ['write'] },
+  run: (ctx) =>
+    runExamples(ctx, async () => {
+      const realIds = ctx.client.hasKey('read');
+      const answers: { op: string; status: number; rule: string }[] = [];
+      for (const c of scopeCases(ctx.contract, 'ingest')) {
+        const res = await call(ctx, c.op, await probe(ctx, c.op, 'write', realIds));
+        answers.push({ op: c.op, status: res.status, rule: c.rule });
+      }
+      const refused = answers.filter((a) => a.status === 403);
+      if (refused.length === 0) return answers.length;
+      const answered = answers.find((a) => a.status >= 200 && a.status < 300);
+      if (answered !== undefined)
+        violate(
+          answered.rule,
+          `write-key-read-scope:${answered.op}`,
+          `the write key is refused 403 on ${refused.map((a) => a.op).join(', ')} (it lacks the read scope) but ${answered.op} answers it ${answered.status}: a read-scoped route must refuse a key without read`,
+        );
+      return answers.length;
+    }),
+};
+
 export const noRateLimit: Law = {
   id: 'auth.no-rate-limit',
   group: 'auth',
@@ -309,6 +343,7 @@ export const authLaws: readonly Law[] = [
   readKeyOnWriteRoutes,
   writeKeyNoIngest,
   ingestKeyNoReporting,
+  writeKeyReadRoutesAgree,
   noRateLimit,
   otherHeaders,
   expiredKey,

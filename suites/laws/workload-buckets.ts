@@ -4,7 +4,9 @@
  * these three the workload buckets): over a window holding every date, whether a deployment counts
  * the window's actions or the current ones, each action of the entry is in one bucket, so the three
  * are counts (none below 0) adding up to the entry's totalActions. A reading (the spec does not say
- * the buckets are exhaustive in so many words): a `should` rule.
+ * the buckets are exhaustive in so many words): a `should` rule. That they are counts of actions in
+ * one state each is stated, though: three counts that add up to more than the entry's actions (an
+ * action counted once per tag, say) break SCHEMA-WORKLOAD, a must.
  */
 import { runExamples, violate } from '../../src/conformance/kit/check.ts';
 import type { Law } from '../../src/conformance/kit/law.ts';
@@ -19,7 +21,7 @@ export const workloadBuckets: Law = {
   group: 'parameters',
   title:
     "over every date, an agent or queue entry's workload active, closed and cancelled are counts adding up to its totalActions",
-  ruleIds: ['ANALYTICS-WORKLOAD-BUCKETS-COUNT-ACTIONS'],
+  ruleIds: ['ANALYTICS-WORKLOAD-BUCKETS-COUNT-ACTIONS', 'SCHEMA-WORKLOAD'],
   needs: { keys: ['read'] },
   run: (ctx) =>
     runExamples(ctx, async () => {
@@ -36,7 +38,13 @@ export const workloadBuckets: Law = {
           if (total === undefined || counts.some((n) => n === undefined)) continue;
           checks += 1;
           const sum = (counts as number[]).reduce((a, b) => a + b, 0);
-          if (sum !== total || (counts as number[]).some((n) => n < 0))
+          if (sum > total)
+            violate(
+              'SCHEMA-WORKLOAD',
+              `workload-above-total:${operationId}`,
+              `${operationId} over every date: entry ${JSON.stringify(str(entry[idKey]) ?? null)} has workload ${BUCKETS.map((b, i) => `${b} ${counts[i]}`).join(', ')}, ${sum} in all, for totalActions ${total}: counts of actions in one state each cannot add up to more than the actions`,
+            );
+          else if (sum !== total || (counts as number[]).some((n) => n < 0))
             violate(
               'ANALYTICS-WORKLOAD-BUCKETS-COUNT-ACTIONS',
               `workload-sum:${operationId}`,

@@ -87,6 +87,9 @@ export const CPP: Deployment = { name: 'cpp', command: () => builtCpp(), args: (
 /** PHP 8.2 CLI, standard library only: one process, a stream_select loop, its own choices. */
 export const PHP: Deployment = { name: 'php', command: () => 'php', args: () => ['server.php'] };
 
+/** Python with every record in SQLite tables, reads as SQL queries (test/foreign/sql). */
+export const SQL: Deployment = { name: 'sql', command: () => 'python3', args: () => ['server.py'] };
+
 /** Ruby 3.1, standard library only (a fourth round, blind like the others). */
 export const RUBY: Deployment = { name: 'ruby', command: () => 'ruby', args: () => ['server.rb'] };
 
